@@ -1,0 +1,43 @@
+"""The model adapter interface: one request in, the raw answer text out.
+
+Adapters see the document the editor has open, split at the cursor, and never anything the
+editor did not send. They raise :class:`ModelError` for anything that is not an answer
+(refused connection, timeout after retries, HTTP errors, malformed bodies); the server turns that
+into a JSON-RPC error so one bad request never takes the server or a run down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class ModelError(Exception):
+    """No usable answer from the model; the message says why and what to check."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRequest:
+    uri: str
+    path: str  # file-system path of the document (from its file: URI), POSIX
+    language: str
+    text: str  # the whole document as the editor has it
+    offset: int  # code-point offset of the cursor in ``text``
+    line: int
+    character: int  # UTF-16 units, as LSP sent it
+
+    @property
+    def prefix(self) -> str:
+        return self.text[: self.offset]
+
+    @property
+    def suffix(self) -> str:
+        return self.text[self.offset :]
+
+
+class Model(Protocol):
+    name: str
+
+    async def complete(self, request: CompletionRequest) -> str: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,42 @@
+"""Prompts for chat models (not FIM-trained): the SimCopilot hole-marker prompt.
+
+The instructions follow the SimCopilot paper (shared/REFERENCE.md §1): continue from the code
+before (and connect to the code after, for infill), only syntactically correct code with no
+comments or prose, close all brackets and match the indentation; for completion, finish the
+innermost incomplete block and stop.
+"""
+
+from __future__ import annotations
+
+HOLE = "<<<HOLE>>>"
+
+_SYSTEM = (
+    "You are a code completion engine inside an IDE. You answer with code only: no explanations, "
+    "no markdown, no comments."
+)
+
+_INFILL = """Below is a {language} file. The marker {hole} stands where code is missing.
+Write only the code that replaces {hole}:
+- it must continue logically from the code before the marker and connect to the code after it;
+- output only syntactically correct {language} code, with no comments, prose or markdown fences;
+- close every bracket you open and match the indentation of the surrounding code;
+- do not repeat code that is already before or after the marker.
+
+{code}"""
+
+_COMPLETION = """Below is the beginning of a {language} file. The marker {hole} is the cursor.
+Write only the code that comes next at the cursor:
+- complete the innermost unfinished method, loop, if statement or block, then stop;
+- output only syntactically correct {language} code, with no comments, prose or markdown fences;
+- close every bracket you open and match the indentation of the surrounding code;
+- do not repeat code that is already before the cursor.
+
+{code}"""
+
+
+def chat_messages(language: str, prefix: str, suffix: str) -> list[dict[str, str]]:
+    """The chat messages for one hole; ``suffix`` empty means a completion task."""
+    template = _INFILL if suffix.strip() else _COMPLETION
+    code = prefix + HOLE + suffix
+    user = template.format(language=language.capitalize(), hole=HOLE, code=code)
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]

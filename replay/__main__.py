@@ -1,0 +1,5 @@
+"""``python -m replay`` is the ``simpilot`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,282 @@
+"""The ``simpilot`` command line. Progress goes to stderr, data (reports, JSON) to stdout."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from . import __version__
+from .client import bridge_command
+from .errors import SimpilotError
+from .execution.evaluate import Evaluator
+from .execution.sandbox import Sandbox
+from .manifest import RepoCatalog, open_repository, project_root
+from .models_config import resolve_model
+from .pipeline import ReplaySettings, check_sources, open_run, replay_run
+from .records import Kind, Task
+from .report import build_report, render, to_json
+from .scenarios import read_tasks, write_tasks
+from .store import Store
+from .validate import mark_validated
+
+err = Console(stderr=True, soft_wrap=True)
+out = Console()
+
+
+@dataclass
+class Context:
+    db: Path
+
+    def store(self) -> Store:
+        return Store(self.db)
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+class PresetType(click.ParamType):
+    name = "preset"
+
+    def convert(self, value, param, ctx):
+        from postprocess import PRESETS
+
+        if value not in PRESETS:
+            self.fail(f"{value!r} is not a preset (choose from {', '.join(PRESETS)})", param, ctx)
+        return value
+
+
+@contextmanager
+def _progress(description: str):
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False) as bar:
+        yield bar, bar.add_task(description, total=None)
+
+
+def _jobs_default() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+@click.group(context_settings={"auto_envvar_prefix": "SIMPILOT", "help_option_names": ["-h", "--help"]})
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path("runs/simpilot.db"), show_default=True, help="SQLite file holding runs and outcomes.")
+@click.version_option(__version__, prog_name="simpilot")
+@click.pass_context
+def cli(ctx: click.Context, db: Path) -> None:
+    """Measure how well a code model serves as a Copilot-style assistant on your own repositories."""
+    ctx.obj = Context(db=db)
+
+
+# -- mark -------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("repos", nargs=-1, required=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("scenarios"), show_default=True, help="Folder for <repo>.jsonl.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for choosing holes; the same seed gives the same file.")
+@click.option("--per-kind", type=click.IntRange(1, 1000), default=6, show_default=True, help="Holes per file and kind before validation.")
+@click.option("--kinds", type=click.Choice(["infill", "completion"]), multiple=True, help="Task kinds (default: both).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
+def mark(repos: tuple[str, ...], out: Path, seed: int, per_kind: int, kinds: tuple[str, ...], jobs: int, unsafe_no_sandbox: bool) -> None:
+    """Mark holes in REPOS (folders with simpilot.toml, or manifest files) and validate them.
+
+    A task is written only if the tests pass on the untouched code and fail with the hole filled
+    by a neutral filler, both twice.
+    """
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    chosen = {Kind(k) for k in kinds} or {Kind.INFILL, Kind.COMPLETION}
+    for location in repos:
+        manifest = open_repository(location)
+        with Evaluator(RepoCatalog([manifest]), sandbox, jobs) as evaluator, _progress(f"validating {manifest.name}") as (bar, tid):
+            marked, report = mark_validated(
+                manifest, evaluator, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs,
+                progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid),
+            )
+        target = out / f"{manifest.name}.jsonl"
+        write_tasks(target, report.kept)
+        kinds_count = Counter(t.kind.value for t in report.kept)
+        err.print(
+            f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, "
+            f"{len(report.kept)} kept ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))}), "
+            f"{len(report.dropped)} dropped → {target}"
+        )
+        for why, count in Counter(why for _, why in report.dropped).most_common():
+            err.print(f"  dropped {count}: {why}")
+        for path, why in marked.skipped:
+            err.print(f"  skipped {path}: {why}")
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+def _load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for path in scenarios:
+        for task in read_tasks(path):
+            if task.id in seen:
+                raise SimpilotError(f"{path}: task {task.id} appears twice in the scenario files given")
+            seen.add(task.id)
+            tasks.append(task)
+    if not tasks:
+        raise SimpilotError("the scenario files hold no tasks")
+    return tasks
+
+
+def run_replay(
+    ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
+    jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
+    unsafe_no_sandbox: bool = False, store: Store | None = None,
+) -> str:
+    tasks = _load_tasks(scenarios)
+    catalog = RepoCatalog([open_repository(p) for p in repo_paths])
+    check_sources(tasks, catalog)
+    spec = resolve_model(model, models_file, list(scenarios))
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    run_id = run_id or f"{model.replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    settings = ReplaySettings(
+        run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
+        server_command=server_command or tuple(bridge_command()), jobs=jobs,
+        concurrency=int(spec.get("concurrency", 4)), resume=resume,
+        log=ctx.db.parent / f"{run_id}.bridge.log",
+    )
+    own_store = store is None
+    store = store or ctx.store()
+    try:
+        open_run(store, settings, tasks, "bubblewrap" if sandbox.enabled else "none (unsafe)")
+        with Evaluator(catalog, sandbox, jobs) as evaluator, _progress(f"{run_id}") as (bar, tid):
+            bar.update(tid, total=len(tasks) * len(presets))
+            asyncio.run(replay_run(store, evaluator, tasks, settings, lambda: bar.advance(tid)))
+        errors = [c for c in store.completions(run_id).values() if not c.ok]
+        if errors:
+            err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
+            err.print(f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]")
+    finally:
+        if own_store:
+            store.close()
+    return run_id
+
+
+@cli.command()
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--model", "-m", required=True, help="oracle, empty, openai-chat:MODEL@URL, or a name from models.toml.")
+@click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot].")
+@click.option("--run", "run_id", help="Run id [default: MODEL-timestamp].")
+@click.option("--resume", is_flag=True, help="Continue an existing run: skip what is stored, re-ask model errors.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is (folder with simpilot.toml or manifest); bundled ones are found by name.")
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
+@click.option("--server-command", help="Language server to drive instead of simpilot's bridge (a shell-style command line).")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
+@pass_context
+def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, unsafe_no_sandbox) -> None:
+    """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers."""
+    import shlex
+
+    run_id = run_replay(
+        ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
+        repo_paths=repo_paths, models_file=models_file, server_command=tuple(shlex.split(server_command or "")),
+        unsafe_no_sandbox=unsafe_no_sandbox,
+    )
+    store = ctx.store()
+    render(build_report(store, [run_id]), out)
+    store.close()
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("runs", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_context
+def report(ctx: Context, runs: tuple[str, ...], as_json: bool) -> None:
+    """Pass rates with 95% intervals for RUNS [default: the latest run]."""
+    if not ctx.db.exists():
+        raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' or 'simpilot demo' first")
+    store = ctx.store()
+    known = store.runs()
+    if not known:
+        raise SimpilotError(f"{ctx.db} holds no runs yet")
+    ids = list(runs) or [known[-1].run_id]
+    missing = [r for r in ids if store.run(r) is None]
+    if missing:
+        raise SimpilotError(f"no run {missing[0]!r} in {ctx.db} (runs: {', '.join(r.run_id for r in known[-8:])})")
+    sections = build_report(store, ids)
+    store.close()
+    if as_json:
+        click.echo(json.dumps(to_json(sections), indent=2))
+    else:
+        render(sections, out)
+
+
+# -- demo -------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
+@pass_context
+def demo(ctx: Context, jobs: int, unsafe_no_sandbox: bool) -> None:
+    """Replay the bundled scenarios with the oracle and the empty model, then report."""
+    scenario_dir = project_root() / "scenarios"
+    scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
+    if not scenarios:
+        raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
+    store = ctx.store()
+    ids = []
+    try:
+        for model in ("oracle", "empty"):
+            run_id = f"demo-{model}"
+            store.delete_run(run_id)
+            err.print(f"[bold]{model}[/]: {sum(1 for s in scenarios for _ in read_tasks(s))} tasks from {len(scenarios)} repositories")
+            ids.append(run_replay(ctx, scenarios, model, ("simcopilot",), run_id=run_id, resume=False, jobs=jobs,
+                                  unsafe_no_sandbox=unsafe_no_sandbox, store=store))
+        render(build_report(store, ids), out)
+    finally:
+        store.close()
+    err.print(f"results stored in {ctx.db}; 'simpilot report demo-oracle demo-empty --json' prints them as JSON")
+
+
+# -- serve ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--model", "-m", default="empty", show_default=True, help="oracle, empty, openai-chat:MODEL@URL, or a name from models.toml.")
+@click.option("--postprocess", "-p", type=PresetType(), default="simcopilot", show_default=True, help="Preset applied to answers.")
+@click.option("--scenarios", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Scenario files (for the oracle).")
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
+@click.option("--log-file", type=click.Path(dir_okay=False), help="Write the server log here.")
+def serve(model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None) -> None:
+    """Run the LSP bridge on stdio for an editor (textDocument/inlineCompletion)."""
+    from lsp_bridge.__main__ import main as bridge_main
+
+    spec = resolve_model(model, models_file, list(scenarios))
+    args = ["--model-json", json.dumps(spec), "--postprocess", postprocess]
+    bridge_main(args + (["--log-file", log_file] if log_file else []))
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except SimpilotError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        sys.exit(1)
+    except click.exceptions.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted: stored results are kept; continue with --resume")
+        sys.exit(130)

@@ -1,0 +1,9 @@
+"""Errors a user can act on.
+
+Anything raised as :class:`SimpilotError` is printed by the CLI as one line (``error: …``) and a
+non-zero exit, never as a traceback: the message must say what was wrong and what to do.
+"""
+
+
+class SimpilotError(Exception):
+    """A problem with the user's input or environment, explained in one actionable line."""

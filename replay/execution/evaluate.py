@@ -1,0 +1,148 @@
+"""Putting text into a hole, running the repository's tests on the copy, and classifying the result.
+
+:class:`Evaluator` keeps warm work copies (one per repository and parallel job) and is safe to
+call from several threads: each call borrows a copy, patches one file, runs the tests in the
+sandbox, restores the file and returns the copy.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..manifest import Manifest, RepoCatalog
+from ..records import Status, Task
+from .python_checks import compile_status, undefined_names
+from .sandbox import ProcessResult, Sandbox
+from .workcopy import WorkCopy
+
+_PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)
+_E_LINE = re.compile(r"^E\s+(\w+(?:Error|Exception|Exit))\b(.*)$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: Status
+    detail: str
+    duration_s: float
+    output_tail: str
+
+
+def apply(task: Task, original: bytes, text: str) -> bytes:
+    """The file with the hole replaced by ``text``."""
+    return original[: task.span.start_byte] + text.encode("utf-8") + original[task.span.end_byte :]
+
+
+def classify_failure(result: ProcessResult, text: str, task: Task, patched: str) -> tuple[Status, str]:
+    """Why a test run failed, most specific class first."""
+    tail = result.output_tail
+    if result.timed_out:
+        return Status.TIMEOUT, "the tests did not finish in time"
+    failed = _PYTEST_FAILED.findall(tail)
+    errors = [name for name, _ in failed if name] + [name for name, _ in _E_LINE.findall(tail)]
+    first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
+    if not text.strip():
+        return Status.EMPTY, first or f"exit {result.returncode}"
+    if task.language == "python":
+        names = undefined_names(patched, task.span.start.line + 1, task.span.start.line + text.count("\n") + 1)
+        if names:
+            return Status.UNDEFINED_NAME, "undefined: " + ", ".join(names)
+    if any(e.endswith("NameError") for e in errors):
+        return Status.UNDEFINED_NAME, first
+    if errors and not any(e.endswith("AssertionError") for e in errors):
+        return Status.RUNTIME_ERROR, first
+    if result.returncode < 0 and not errors:
+        return Status.RUNTIME_ERROR, f"the test process was killed by signal {-result.returncode}"
+    return Status.FAIL, first or f"exit {result.returncode}"
+
+
+class Evaluator:
+    def __init__(self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None):
+        self.catalog = catalog
+        self.sandbox = sandbox
+        self.jobs = max(1, jobs)
+        self.workdir = workdir
+        self._lock = threading.Lock()
+        self._idle: dict[str, queue.Queue[WorkCopy]] = {}
+        self._made: dict[str, int] = {}
+        self._copies: list[WorkCopy] = []
+        self._originals: dict[tuple[str, str], bytes] = {}
+
+    # -- work copies -------------------------------------------------------------------------
+
+    def _borrow(self, manifest: Manifest) -> WorkCopy:
+        """An idle copy of ``manifest``'s repository; a new one while fewer than ``jobs`` exist."""
+        name = manifest.name
+        with self._lock:
+            idle = self._idle.setdefault(name, queue.Queue())
+            try:
+                return idle.get_nowait()
+            except queue.Empty:
+                create = self._made.get(name, 0) < self.jobs
+                if create:
+                    self._made[name] = self._made.get(name, 0) + 1
+        if not create:
+            return idle.get()
+        try:
+            copy = WorkCopy(manifest, self.sandbox, self.workdir)
+        except BaseException:
+            with self._lock:
+                self._made[name] -= 1
+            raise
+        with self._lock:
+            self._copies.append(copy)
+        return copy
+
+    def _return(self, copy: WorkCopy) -> None:
+        self._idle[copy.manifest.name].put(copy)
+
+    def original(self, task: Task) -> bytes:
+        key = (task.repo, task.path)
+        if key not in self._originals:
+            self._originals[key] = (self.catalog.get(task.repo).root / task.path).read_bytes()
+        return self._originals[key]
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run_tests(self, manifest: Manifest, path: str | None = None, content: bytes | None = None) -> ProcessResult:
+        """The manifest's test command on a work copy, with ``path`` replaced by ``content``."""
+        copy = self._borrow(manifest)
+        try:
+            if path is None or content is None:
+                return self.sandbox.run(manifest.command(), copy.root, manifest.timeout, dict(manifest.env))
+            with copy.patched(path, content):
+                return self.sandbox.run(manifest.command(), copy.root, manifest.timeout, dict(manifest.env))
+        finally:
+            self._return(copy)
+
+    def evaluate(self, task: Task, text: str) -> Verdict:
+        """Put ``text`` in ``task``'s hole, run the tests and say what happened."""
+        manifest = self.catalog.get(task.repo)
+        patched = apply(task, self.original(task), text)
+        if task.language == "python":
+            bad = compile_status(patched.decode("utf-8"), task.path)
+            if bad is not None:
+                status = Status.EMPTY if not text.strip() else bad[0]
+                return Verdict(status, bad[1], 0.0, "")
+        result = self.run_tests(manifest, task.path, patched)
+        if result.returncode == 0 and not result.timed_out:
+            return Verdict(Status.PASS, "", result.duration_s, result.output_tail)
+        status, detail = classify_failure(result, text, task, patched.decode("utf-8"))
+        return Verdict(status, detail, result.duration_s, result.output_tail)
+
+    def close(self) -> None:
+        with self._lock:
+            for copy in self._copies:
+                copy.close()
+            self._copies.clear()
+            self._made.clear()
+            self._idle.clear()
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,56 @@
+"""Static checks on a patched Python file, used to classify failures.
+
+``compile_error`` runs before any test: a file that does not compile cannot be imported by the
+tests (the validation gate proved they import it), so running them would only cost time.
+``undefined_names`` finds "variable hallucination" (names read in the hole that nothing binds),
+with libcst's scope analysis rather than regular expressions.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+
+from ..records import Status
+
+_BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__loader__", "__package__", "__path__", "__annotations__", "__dict__", "__class__"}
+
+
+def compile_status(source: str, filename: str) -> tuple[Status, str] | None:
+    """``(status, message)`` when ``source`` does not compile, else None."""
+    try:
+        compile(source, filename, "exec", dont_inherit=True)
+    except (IndentationError, TabError) as exc:
+        return Status.INDENTATION_ERROR, f"{type(exc).__name__}: {exc.msg} (line {exc.lineno})"
+    except SyntaxError as exc:
+        return Status.SYNTAX_ERROR, f"SyntaxError: {exc.msg} (line {exc.lineno})"
+    except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        return Status.SYNTAX_ERROR, f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def undefined_names(source: str, first_line: int, last_line: int) -> list[str]:
+    """Names read between 1-based lines ``first_line`` and ``last_line`` that are bound nowhere
+    in scope and are not builtins, in order of appearance."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
+        scopes = wrapper.resolve(ScopeProvider)
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:  # libcst rejects some code CPython accepts; classification then falls back
+        return []
+    missing: dict[str, int] = {}
+    for scope in set(scopes.values()):
+        if scope is None:
+            continue
+        for access in scope.accesses:
+            node = access.node
+            if not isinstance(node, cst.Name) or access.referents or node.value in _BUILTINS:
+                continue
+            if any(a for a in scope.assignments if getattr(a, "name", None) == node.value):
+                continue  # bound later in the same scope (e.g. globals used inside functions)
+            pos = positions.get(node)
+            if pos is not None and first_line <= pos.start.line <= last_line:
+                missing.setdefault(node.value, pos.start.line)
+    return sorted(missing, key=missing.__getitem__)

@@ -1,0 +1,91 @@
+"""Work copies: the only place model output is written.
+
+A work copy is made once per repository and worker; each task writes one patched file and the
+original bytes are put back afterwards. The user's repository is only ever read. Byte-code caches
+are removed from the copy and never written (``PYTHONDONTWRITEBYTECODE``), because a stale
+``.pyc`` whose source has the same size and mtime second would silently run the old code.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import SimpilotError
+from ..manifest import Manifest
+from .sandbox import Sandbox
+
+_IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "*.class")
+
+
+class WorkCopy:
+    def __init__(self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None):
+        self.manifest = manifest
+        self.sandbox = sandbox
+        self._tmp = Path(tempfile.mkdtemp(prefix=f"simpilot-{manifest.name}-", dir=base))
+        self.root = self._tmp / manifest.name
+        self.rebuilds = 0
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+
+    def _build(self) -> None:
+        shutil.copytree(self.manifest.root, self.root, ignore=_IGNORE, symlinks=True)
+        for step in self.manifest.setup:
+            command = [p.replace("{python}", sys.executable) for p in step]
+            result = self.sandbox.run(command, self.root, self.manifest.timeout, dict(self.manifest.env))
+            if result.returncode != 0:
+                last = (result.output_tail.strip().splitlines() or [""])[-1]
+                raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
+        self._clean = self._snapshot()
+
+    @contextmanager
+    def patched(self, path: str, content: bytes) -> Iterator[Path]:
+        """Write ``content`` to ``path`` for the duration of the block, then restore the original
+        (bytes and modification time). If the run changed anything else in the copy, the copy is
+        rebuilt, so one task's code can never influence the next task's verdict."""
+        target = self.root / path
+        original = target.read_bytes()
+        stat = target.stat()
+        try:
+            target.write_bytes(content)
+            yield target
+        finally:
+            if target.is_file():
+                target.write_bytes(original)
+                os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            if self._snapshot() != self._clean:
+                self._rebuild()
+
+    def _snapshot(self) -> dict[str, tuple[int, int]]:
+        snap = {}
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            for fn in filenames:
+                full = os.path.join(dirpath, fn)
+                try:
+                    st = os.lstat(full)
+                except OSError:
+                    continue
+                snap[full] = (st.st_size, st.st_mtime_ns)
+        return snap
+
+    def _rebuild(self) -> None:
+        subprocess.run(["chmod", "-R", "u+rwX", str(self.root)], check=False, capture_output=True)
+        shutil.rmtree(self.root, ignore_errors=True)
+        self._build()
+        self.rebuilds += 1
+
+    def close(self) -> None:
+        shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._tmp.exists():  # read-only files left by a test: make them writable and retry
+            subprocess.run(["chmod", "-R", "u+rwX", str(self._tmp)], check=False)
+            shutil.rmtree(self._tmp, ignore_errors=True)

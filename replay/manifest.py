@@ -1,0 +1,219 @@
+"""Repository manifests: what simpilot needs to know about a repository to mark and test it.
+
+A manifest is a TOML file, ``simpilot.toml`` at the repository root (or anywhere, for a
+repository that the tool checks out from git)::
+
+    [repository]
+    name = "sparsela"
+    language = "python"
+    sources = ["sparsela"]          # folders whose files may hold holes
+    tests = ["tests"]               # test folders: never marked, never shown to the model
+    test_command = ["{python}", "-m", "pytest", "-q", "-x", "tests"]
+    setup = []                      # commands run once in each fresh work copy
+    timeout = 60                    # seconds for one test run
+    env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
+
+    [source]                        # optional: check the repository out instead
+    git = "https://git.example.com/team/sparsela.git"
+    commit = "3f2a…"                # a full commit id: runs must be reproducible
+
+``{python}`` in a command stands for the interpreter running simpilot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .errors import SimpilotError
+
+MANIFEST_NAME = "simpilot.toml"
+LANGUAGES = {"python": (".py",), "java": (".java",)}
+_TEST_NAME = re.compile(r"(^test_.*\.py$|.*_test\.py$|^conftest\.py$|.*Tests?\.java$)")
+_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+_SKIP_DIRS = {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "venv", "node_modules", "build", "dist"}
+
+
+def project_root() -> Path:
+    """The folder holding the bundled ``repos/`` and ``scenarios/`` (the source checkout)."""
+    return Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    name: str
+    language: str
+    root: Path
+    sources: tuple[str, ...]
+    tests: tuple[str, ...]
+    test_command: tuple[str, ...]
+    setup: tuple[tuple[str, ...], ...] = ()
+    timeout: float = 60.0
+    env: tuple[tuple[str, str], ...] = ()  # extra environment for the test command
+    git: str | None = None
+    commit: str | None = None
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        return LANGUAGES[self.language]
+
+    def is_test_path(self, rel: str) -> bool:
+        """Test files are never marked and never enter a prompt (shared/REFERENCE.md §2)."""
+        p = PurePosixPath(rel)
+        if any(p.is_relative_to(t) for t in self.tests if t not in ("", ".")):
+            return True
+        if any(part in ("test", "tests") for part in p.parts[:-1]):
+            return True
+        return bool(_TEST_NAME.match(p.name))
+
+    def source_files(self) -> list[str]:
+        """Repository-relative POSIX paths of the non-test source files, sorted."""
+        found: set[str] = set()
+        for folder in self.sources:
+            base = self.root / folder
+            if not base.exists():
+                raise SimpilotError(f"{self.name}: source folder {folder!r} listed in the manifest does not exist under {self.root}")
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+                for fn in filenames:
+                    if fn.endswith(self.extensions):
+                        rel = (Path(dirpath) / fn).relative_to(self.root).as_posix()
+                        if not self.is_test_path(rel):
+                            found.add(rel)
+        return sorted(found)
+
+    def command(self) -> list[str]:
+        return [part.replace("{python}", sys.executable) for part in self.test_command]
+
+
+def _as_str_list(value: object, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SimpilotError(f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def load_manifest(path: Path, root: Path | None = None) -> Manifest:
+    """Read a manifest file. ``root`` overrides where the repository is (used after a checkout)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SimpilotError(f"no manifest at {path}: create {MANIFEST_NAME} (see README, 'Your own repository')") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SimpilotError(f"{path}: not a valid TOML manifest ({exc})") from None
+    repo = data.get("repository")
+    if not isinstance(repo, dict):
+        raise SimpilotError(f"{path}: missing the [repository] table")
+    where = f"{path}: [repository]"
+    name = repo.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise SimpilotError(f"{where} name must be letters, digits, '.', '_' or '-'")
+    language = repo.get("language", "python")
+    if language not in LANGUAGES:
+        raise SimpilotError(f"{where} language {language!r} is not supported (choose from {', '.join(LANGUAGES)})")
+    if "test_command" not in repo:
+        raise SimpilotError(f"{where} needs test_command, the command that runs the repository's tests")
+    env = repo.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+        raise SimpilotError(f"{where} env must be a table of string values")
+    source = data.get("source") or {}
+    git, commit = source.get("git"), source.get("commit")
+    if git and not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{7,40}", commit)):
+        raise SimpilotError(f"{path}: [source] git needs commit = \"<commit id>\" so that runs are reproducible")
+    timeout = repo.get("timeout", 60)
+    if not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise SimpilotError(f"{where} timeout must be a positive number of seconds")
+    return Manifest(
+        name=name,
+        language=language,
+        root=(root or path.parent).resolve(),
+        sources=_as_str_list(repo.get("sources", ["."]), f"{where} sources"),
+        tests=_as_str_list(repo.get("tests", ["tests"]), f"{where} tests"),
+        test_command=_as_str_list(repo["test_command"], f"{where} test_command"),
+        setup=tuple(_as_str_list(c, f"{where} setup") for c in repo.get("setup", [])),
+        timeout=float(timeout),
+        env=tuple(sorted(env.items())),
+        git=git,
+        commit=commit,
+    )
+
+
+def checkout_dir() -> Path:
+    base = os.environ.get("SIMPILOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "simpilot")
+    return Path(base) / "checkouts"
+
+
+def _git(*args: str, cwd: Path | None = None) -> str:
+    try:
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    except FileNotFoundError:
+        raise SimpilotError("git is not installed: install it to check out repositories from a URL") from None
+    if proc.returncode != 0:
+        raise SimpilotError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}")
+    return proc.stdout.strip()
+
+
+def checkout(manifest: Manifest) -> Manifest:
+    """Check a git-sourced repository out at its pinned commit (once; later calls reuse it)."""
+    assert manifest.git and manifest.commit
+    key = hashlib.sha256(manifest.git.encode()).hexdigest()[:8]
+    target = checkout_dir() / f"{manifest.name}-{key}-{manifest.commit[:12]}"
+    if not (target / ".git").exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".partial")
+        if tmp.exists():
+            subprocess.run(["rm", "-rf", str(tmp)], check=False)
+        _git("clone", "--quiet", "--no-checkout", manifest.git, str(tmp))
+        _git("checkout", "--quiet", "--detach", manifest.commit, cwd=tmp)
+        tmp.rename(target)
+    head = _git("rev-parse", "HEAD", cwd=target)
+    if not head.startswith(manifest.commit):
+        raise SimpilotError(f"{manifest.name}: checkout at {target} is at {head[:12]}, not {manifest.commit}")
+    return Manifest(**{**_fields(manifest), "root": target.resolve()})
+
+
+def _fields(m: Manifest) -> dict:
+    return {f: getattr(m, f) for f in m.__slots__}  # type: ignore[attr-defined]
+
+
+def open_repository(location: str | Path) -> Manifest:
+    """A repository from a folder holding ``simpilot.toml`` or from a manifest file.
+
+    A manifest with a ``[source]`` table is checked out first; the user's folder is only read.
+    """
+    path = Path(location).expanduser()
+    if not path.exists():
+        raise SimpilotError(f"repository path {path} does not exist")
+    manifest_path = path / MANIFEST_NAME if path.is_dir() else path
+    if path.is_dir() and not manifest_path.exists():
+        raise SimpilotError(f"{path} has no {MANIFEST_NAME}: add one naming the language, sources, tests and test_command (see README)")
+    manifest = load_manifest(manifest_path)
+    if manifest.git:
+        manifest = checkout(manifest)
+    return manifest
+
+
+class RepoCatalog:
+    """Finds a repository by the name stored in its tasks: explicitly given ones first, then
+    the bundled ``repos/`` folder."""
+
+    def __init__(self, explicit: list[Manifest] | None = None, search: list[Path] | None = None):
+        self._by_name = {m.name: m for m in explicit or []}
+        self._search = search if search is not None else [project_root() / "repos"]
+
+    def get(self, name: str) -> Manifest:
+        if name in self._by_name:
+            return self._by_name[name]
+        for folder in self._search:
+            candidate = folder / name
+            if (candidate / MANIFEST_NAME).exists():
+                self._by_name[name] = open_repository(candidate)
+                return self._by_name[name]
+        raise SimpilotError(f"repository {name!r} not found: pass --repo PATH (a folder with {MANIFEST_NAME}, or a manifest file)")

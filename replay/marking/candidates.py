@@ -1,0 +1,50 @@
+"""The language-neutral part of marking: what a candidate hole is, and how to pick among them.
+
+A language module (``python.py``) turns one parsed file into :class:`Candidate` holes following
+the SimCopilot block selection (shared/REFERENCE.md §1); this module chooses a deterministic,
+construct-balanced subset with a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..records import Kind
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A hole before it becomes a Task: a byte range of one file and what it is."""
+
+    kind: Kind
+    construct: str
+    start_byte: int
+    end_byte: int
+    block: bool  # starts at a statement boundary (cursor after the indentation)
+
+
+def select(candidates: list[Candidate], *, seed: int, key: str, per_kind: int, kinds: set[Kind]) -> list[Candidate]:
+    """Pick up to ``per_kind`` candidates of each kind, round-robin over constructs so every
+    construct is represented, shuffled with a generator seeded by ``seed`` and ``key`` (the file
+    path) so that the choice for one file does not depend on any other file."""
+    rng = random.Random(f"{seed}|{key}")
+    chosen: list[Candidate] = []
+    for kind in sorted(kinds, key=lambda k: k.value):
+        groups: dict[str, list[Candidate]] = defaultdict(list)
+        for c in candidates:
+            if c.kind is kind:
+                groups[c.construct].append(c)
+        queues = []
+        for construct in sorted(groups):
+            group = sorted(groups[construct], key=lambda c: (c.start_byte, c.end_byte))
+            rng.shuffle(group)
+            queues.append(group)
+        picked = 0
+        while picked < per_kind and any(queues):
+            for q in queues:
+                if q and picked < per_kind:
+                    chosen.append(q.pop())
+                    picked += 1
+    return sorted(chosen, key=lambda c: (c.start_byte, c.end_byte, c.kind.value))

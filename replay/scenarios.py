@@ -1,0 +1,58 @@
+"""Scenario files: one Task per line of JSONL, written deterministically.
+
+The file's SHA-256 identifies the scenario set in every run that uses it, so a number in a report
+can always be traced to the exact tasks behind it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from .errors import SimpilotError
+from .records import Kind, Task
+
+
+def write_tasks(path: Path, tasks: Iterable[Task]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
+        for task in tasks:
+            fh.write(json.dumps(task.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def read_tasks(path: Path) -> list[Task]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise SimpilotError(f"scenario file {path} does not exist: run 'simpilot mark REPO' to create it") from None
+    except UnicodeDecodeError:
+        raise SimpilotError(f"scenario file {path} is not UTF-8 text") from None
+    tasks = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            tasks.append(Task.from_dict(json.loads(line)))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SimpilotError(f"{path}:{n}: not a task record ({exc}); re-create the file with 'simpilot mark'") from None
+    return tasks
+
+
+def file_digest(paths: Iterable[Path]) -> str:
+    """One SHA-256 over the given scenario files (in the order given)."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def document_text(task: Task, original: bytes) -> str:
+    """The document the editor has open when the task is asked: the file with the hole removed,
+    and for a completion task nothing after the hole (the model sees only the code before)."""
+    prefix = original[: task.span.start_byte]
+    suffix = original[task.span.end_byte :] if task.kind is Kind.INFILL else b""
+    return (prefix + suffix).decode("utf-8")

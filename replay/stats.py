@@ -1,0 +1,18 @@
+"""Interval statistics (exact formulas, no heavy dependencies)."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion; ``(0, 1)`` when ``n`` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)

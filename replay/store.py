@@ -1,0 +1,138 @@
+"""The results store: SQLite in WAL mode, one file for all runs.
+
+Everything a report shows is recomputed from these tables: the tasks as they were replayed, the
+raw completion of every request, and one outcome per (run, task, post-processor). Rows are
+written as soon as they exist, so a crash loses at most the work in flight and ``--resume``
+continues from what is stored without counting anything twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import SimpilotError
+from .records import Completion, Outcome, Status, Task
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, created TEXT NOT NULL, tool_version TEXT NOT NULL, model TEXT NOT NULL,
+    model_spec TEXT NOT NULL, presets TEXT NOT NULL, scenarios TEXT NOT NULL, scenario_hash TEXT NOT NULL,
+    sandbox TEXT NOT NULL, finished TEXT
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    run_id TEXT NOT NULL, task_id TEXT NOT NULL, task TEXT NOT NULL, PRIMARY KEY (run_id, task_id)
+);
+CREATE TABLE IF NOT EXISTS completions (
+    run_id TEXT NOT NULL, task_id TEXT NOT NULL, raw TEXT, error TEXT, latency_ms REAL NOT NULL,
+    request TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id)
+);
+CREATE TABLE IF NOT EXISTS outcomes (
+    run_id TEXT NOT NULL, task_id TEXT NOT NULL, postprocess TEXT NOT NULL, processed TEXT,
+    status TEXT NOT NULL, detail TEXT NOT NULL, duration_s REAL NOT NULL, output_tail TEXT NOT NULL,
+    steps TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id, postprocess)
+);
+"""
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    run_id: str
+    created: str
+    tool_version: str
+    model: str
+    model_spec: dict[str, Any]
+    presets: tuple[str, ...]
+    scenarios: tuple[str, ...]
+    scenario_hash: str
+    sandbox: str
+    finished: str | None
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise SimpilotError(f"cannot open the results database {path}: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- runs ---------------------------------------------------------------------------------
+
+    def create_run(self, info: RunInfo) -> None:
+        self.db.execute(
+            "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (info.run_id, info.created, info.tool_version, info.model, json.dumps(info.model_spec, sort_keys=True),
+             json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None),
+        )
+
+    def run(self, run_id: str) -> RunInfo | None:
+        row = self.db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        return RunInfo(row[0], row[1], row[2], row[3], json.loads(row[4]), tuple(json.loads(row[5])), tuple(json.loads(row[6])), row[7], row[8], row[9])
+
+    def runs(self) -> list[RunInfo]:
+        ids = [r[0] for r in self.db.execute("SELECT run_id FROM runs ORDER BY created, rowid")]
+        return [self.run(i) for i in ids]  # type: ignore[misc]
+
+    def finish_run(self, run_id: str) -> None:
+        self.db.execute("UPDATE runs SET finished=? WHERE run_id=?", (_now(), run_id))
+
+    def delete_run(self, run_id: str) -> None:
+        with self.db:
+            for table in ("outcomes", "completions", "tasks", "runs"):
+                self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,))
+
+    # -- tasks, completions, outcomes ---------------------------------------------------------
+
+    def add_tasks(self, run_id: str, tasks: list[Task]) -> None:
+        rows = [(run_id, t.id, json.dumps(t.to_dict(), sort_keys=True)) for t in tasks]
+        self.db.execute("BEGIN")
+        self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
+        self.db.execute("COMMIT")
+
+    def tasks(self, run_id: str) -> list[Task]:
+        return [Task.from_dict(json.loads(r[0])) for r in self.db.execute("SELECT task FROM tasks WHERE run_id=? ORDER BY rowid", (run_id,))]
+
+    def add_completion(self, run_id: str, c: Completion) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?)",
+            (run_id, c.task_id, c.raw, c.error, c.latency_ms, json.dumps(c.request, sort_keys=True), _now()),
+        )
+
+    def completions(self, run_id: str) -> dict[str, Completion]:
+        rows = self.db.execute("SELECT task_id, raw, error, latency_ms, request FROM completions WHERE run_id=?", (run_id,))
+        return {r[0]: Completion(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
+
+    def add_outcome(self, run_id: str, o: Outcome) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO outcomes VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (run_id, o.task_id, o.postprocess, o.processed, o.status.value, o.detail, o.duration_s, o.output_tail,
+             json.dumps(list(o.steps)), _now()),
+        )
+
+    def outcomes(self, run_id: str) -> list[Outcome]:
+        rows = self.db.execute(
+            "SELECT task_id, postprocess, processed, status, detail, duration_s, output_tail, steps FROM outcomes WHERE run_id=? ORDER BY rowid",
+            (run_id,),
+        )
+        return [Outcome(r[0], r[1], r[2], Status(r[3]), r[4], r[5], r[6], tuple(json.loads(r[7]))) for r in rows]
+
+    def outcome_keys(self, run_id: str) -> set[tuple[str, str]]:
+        return {(r[0], r[1]) for r in self.db.execute("SELECT task_id, postprocess FROM outcomes WHERE run_id=?", (run_id,))}

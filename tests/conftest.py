@@ -1,0 +1,25 @@
+"""Shared fixtures: the bundled scenarios and a tiny repository copied to a temp folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from replay.manifest import project_root
+from replay.scenarios import read_tasks
+
+DATA = Path(__file__).parent / "data"
+
+
+def bundled_tasks():
+    return [t for path in sorted((project_root() / "scenarios").glob("*.jsonl")) for t in read_tasks(path)]
+
+
+@pytest.fixture
+def tiny_repo(tmp_path: Path) -> Path:
+    """A private copy of tests/data/tinyrepo that a test may change freely."""
+    target = tmp_path / "tinyrepo"
+    shutil.copytree(DATA / "tinyrepo", target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target

@@ -1,0 +1,97 @@
+"""The bridge as a real language server, driven over stdio by pytest-lsp's client."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from replay.manifest import open_repository
+from replay.marking import mark_repository
+from replay.scenarios import document_text, write_tasks
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge"]))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def start(client: LanguageClient, options: dict | None) -> types.InitializeResult:
+    caps = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(inline_completion=types.InlineCompletionClientCapabilities())
+    )
+    return await client.initialize_session(types.InitializeParams(capabilities=caps, initialization_options=options))
+
+
+async def ask(client: LanguageClient, uri: str, text: str, line: int, character: int) -> types.InlineCompletionList:
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    return await client.text_document_inline_completion_async(
+        types.InlineCompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character),
+            context=types.InlineCompletionContext(trigger_kind=types.InlineCompletionTriggerKind.Invoked),
+        )
+    )
+
+
+@pytest.fixture
+def scenario(tiny_repo: Path, tmp_path: Path):
+    tasks = mark_repository(open_repository(tiny_repo), seed=0, per_kind=3).tasks
+    path = tmp_path / "tiny.jsonl"
+    write_tasks(path, tasks)
+    return tiny_repo, path, tasks
+
+
+async def test_advertises_inline_completion(client: LanguageClient) -> None:
+    result = await start(client, None)
+    assert result.capabilities.inline_completion_provider
+    assert result.server_info is not None and result.server_info.name == "simpilot-bridge"
+
+
+async def test_oracle_answers_each_task_by_document_and_position(client: LanguageClient, scenario) -> None:
+    repo, path, tasks = scenario
+    await start(client, {"model": {"kind": "oracle", "scenarios": [str(path)]}})
+    original = (repo / tasks[0].path).read_bytes()
+    for task in tasks:
+        uri = (repo / task.path).as_uri()
+        result = await ask(client, uri, document_text(task, original), task.cursor.line, task.cursor.character)
+        assert result.items[0].insert_text == task.ground_truth
+        assert result.items[0].range.start == result.items[0].range.end == types.Position(line=task.cursor.line, character=task.cursor.character)
+
+
+async def test_oracle_refuses_a_document_it_does_not_know(client: LanguageClient, scenario) -> None:
+    repo, path, tasks = scenario
+    await start(client, {"model": {"kind": "oracle", "scenarios": [str(path)]}})
+    task = tasks[0]
+    original = (repo / task.path).read_bytes()
+    with pytest.raises(Exception, match="model_error: oracle: no task"):
+        await ask(client, (repo / task.path).as_uri(), document_text(task, original) + "\n# edited", task.cursor.line, task.cursor.character)
+    # the server is still serving after an error
+    result = await ask(client, (repo / task.path).as_uri(), document_text(task, original), task.cursor.line, task.cursor.character)
+    assert result.items[0].insert_text == task.ground_truth
+
+
+async def test_bad_options_warn_and_fall_back(client: LanguageClient) -> None:
+    await start(client, {"model": "not-an-object", "postprocess": "nonsense"})
+    # the warnings are sent before the initialize response, so they have arrived by now
+    warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
+    assert any("model must be an object" in w for w in warnings)
+    assert any("unknown post-processing preset 'nonsense'" in w for w in warnings)
+    result = await ask(client, "file:///tmp/x.py", "def f():\n    \n", 1, 4)
+    assert result.items[0].insert_text == ""
+
+
+async def test_postprocess_applied_when_configured(client: LanguageClient, scenario) -> None:
+    repo, path, tasks = scenario
+    await start(client, {"model": {"kind": "oracle", "scenarios": [str(path)]}, "postprocess": "simcopilot"})
+    task = tasks[0]
+    original = (repo / task.path).read_bytes()
+    result = await ask(client, (repo / task.path).as_uri(), document_text(task, original), task.cursor.line, task.cursor.character)
+    assert result.items[0].insert_text == task.ground_truth  # post-processing leaves the truth alone

@@ -1,0 +1,65 @@
+"""The sandbox contains what it runs: no network, nothing writable outside the work folder, no
+secrets from the environment, and a timeout that takes every child process with it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from replay.execution.sandbox import Sandbox
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
+
+
+def run(code: str, workdir: Path, timeout: float = 20):
+    return Sandbox.create().run([sys.executable, "-c", code], workdir, timeout)
+
+
+def test_writes_inside_the_work_folder_only(tmp_path: Path) -> None:
+    outside = Path.home() / f".simpilot-sandbox-probe-{os.getpid()}"
+    code = f"open('inside.txt','w').write('ok')\ntry:\n    open({str(outside)!r},'w').write('x')\n    print('WROTE')\nexcept OSError as e:\n    print('BLOCKED', e.errno)"
+    result = run(code, tmp_path)
+    assert (tmp_path / "inside.txt").read_text() == "ok"
+    assert "BLOCKED" in result.output_tail and not outside.exists()
+
+
+def test_no_network(tmp_path: Path) -> None:
+    code = "import socket\ns=socket.socket()\ns.settimeout(2)\ntry:\n    s.connect(('127.0.0.1', 22)); print('CONNECTED')\nexcept OSError as e:\n    print('BLOCKED', e)"
+    assert "BLOCKED" in run(code, tmp_path).output_tail
+
+
+def test_secrets_do_not_reach_the_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    result = run("import os; print(sorted(k for k in os.environ if 'KEY' in k))", tmp_path)
+    assert "[]" in result.output_tail
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    code = "import subprocess, time\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\nopen('started','w').close()\ntime.sleep(300)"
+    start = time.monotonic()
+    result = run(code, tmp_path, timeout=3)
+    assert result.timed_out and time.monotonic() - start < 15
+    assert (tmp_path / "started").exists()
+    time.sleep(0.5)
+    leftovers = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p) == "sleep\x00300\x00"]
+    assert leftovers == []
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
+def test_missing_bubblewrap_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.errors import SimpilotError
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(SimpilotError, match="--unsafe-no-sandbox"):
+        Sandbox.create()
