@@ -40,13 +40,14 @@ def test_secrets_do_not_reach_the_sandbox(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
-    code = "import subprocess, time\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\nopen('started','w').close()\ntime.sleep(300)"
+    marker = f"{300 + os.getpid() % 1000}.{time.time_ns() % 10**6}"  # a sleep only this test starts
+    code = f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'], start_new_session=True)\nopen('started','w').close()\ntime.sleep(300)"
     start = time.monotonic()
     result = run(code, tmp_path, timeout=3)
     assert result.timed_out and time.monotonic() - start < 15
     assert (tmp_path / "started").exists()
     time.sleep(0.5)
-    leftovers = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p) == "sleep\x00300\x00"]
+    leftovers = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p) == f"sleep\x00{marker}\x00"]
     assert leftovers == []
 
 
