@@ -53,17 +53,19 @@ class Sandbox:
 
     enabled: bool = True
     limits: Limits = Limits()
+    prlimit: bool = True  # looked up once here, not on every test run
 
     @classmethod
     def create(cls, unsafe_no_sandbox: bool = False, limits: Limits | None = None) -> Sandbox:
+        has_prlimit = shutil.which("prlimit") is not None
         if unsafe_no_sandbox:
-            return cls(enabled=False, limits=limits or Limits())
+            return cls(enabled=False, limits=limits or Limits(), prlimit=has_prlimit)
         if shutil.which("bwrap") is None:
             raise SimpilotError(
                 "bubblewrap (bwrap) is not installed, and simpilot runs model-written code only inside it: "
                 "install it (Debian/Ubuntu: apt-get install bubblewrap) or pass --unsafe-no-sandbox to run unprotected"
             )
-        return cls(enabled=True, limits=limits or Limits())
+        return cls(enabled=True, limits=limits or Limits(), prlimit=has_prlimit)
 
     def argv(self, command: list[str], workdir: Path) -> list[str]:
         limits = self.limits
@@ -74,7 +76,7 @@ class Sandbox:
             f"--fsize={limits.file_bytes}",
             f"--nproc={limits.processes}",
             "--",
-        ] if shutil.which("prlimit") else []
+        ] if self.prlimit else []
         if not self.enabled:
             return prefix + command
         wd = str(workdir)
