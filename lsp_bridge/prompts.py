@@ -34,9 +34,10 @@ Write only the code that comes next at the cursor:
 {code}"""
 
 
-def chat_messages(language: str, prefix: str, suffix: str) -> list[dict[str, str]]:
-    """The chat messages for one hole; ``suffix`` empty means a completion task."""
-    template = _INFILL if suffix.strip() else _COMPLETION
-    code = prefix + HOLE + suffix
+def chat_messages(language: str, code: str, infill: bool) -> list[dict[str, str]]:
+    """The chat messages for one hole. ``code`` holds the :data:`HOLE` marker once (the
+    document, possibly after the repository's other files: see ``repo_context``); ``infill``
+    says whether code after the hole is known."""
+    template = _INFILL if infill else _COMPLETION
     user = template.format(language=language.capitalize(), hole=HOLE, code=code)
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]

@@ -81,24 +81,34 @@ def cli(ctx: click.Context, db: Path) -> None:
 @cli.command()
 @click.argument("repos", nargs=-1, required=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("scenarios"), show_default=True, help="Folder for <repo>.jsonl.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for choosing holes; the same seed gives the same file.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for choosing holes; the same seed gives a byte-identical file.")
 @click.option("--per-kind", type=click.IntRange(1, 1000), default=6, show_default=True, help="Holes per file and kind before validation.")
+@click.option("--max-per-file", type=click.IntRange(1, 10000), help="Cap on holes per file, both kinds together [default: no cap].")
 @click.option("--kinds", type=click.Choice(["infill", "completion"]), multiple=True, help="Task kinds (default: both).")
+@click.option("--languages", type=click.Choice(["python", "java"]), multiple=True, help="Mark only repositories in these languages (default: all).")
+@click.option("--full-suite", is_flag=True, help="Validate with each repository's whole test command instead of the tests selected per hole.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
-def mark(repos: tuple[str, ...], out: Path, seed: int, per_kind: int, kinds: tuple[str, ...], jobs: int, unsafe_no_sandbox: bool) -> None:
+def mark(
+    repos: tuple[str, ...], out: Path, seed: int, per_kind: int, max_per_file: int | None, kinds: tuple[str, ...],
+    languages: tuple[str, ...], full_suite: bool, jobs: int, unsafe_no_sandbox: bool,
+) -> None:
     """Mark holes in REPOS (folders with simpilot.toml, or manifest files) and validate them.
 
     A task is written only if the tests pass on the untouched code and fail with the hole filled
-    by a neutral filler, both twice.
+    by a neutral filler, both twice. Each task stores the tests selected for it (those that
+    execute its lines, or for Java the test classes that reach its class); replays run only those.
     """
     sandbox = Sandbox.create(unsafe_no_sandbox)
     chosen = {Kind(k) for k in kinds} or {Kind.INFILL, Kind.COMPLETION}
-    for location in repos:
-        manifest = open_repository(location)
-        with Evaluator(RepoCatalog([manifest]), sandbox, jobs) as evaluator, _progress(f"validating {manifest.name}") as (bar, tid):
+    manifests = [open_repository(location) for location in repos]
+    for manifest in manifests:
+        if languages and manifest.language not in languages:
+            err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
+            continue
+        with Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"validating {manifest.name}") as (bar, tid):
             marked, report = mark_validated(
-                manifest, evaluator, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs,
+                manifest, evaluator, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs, max_per_file=max_per_file,
                 progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid),
             )
         target = out / f"{manifest.name}.jsonl"
@@ -135,7 +145,7 @@ def _load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
 def run_replay(
     ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
     jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
-    unsafe_no_sandbox: bool = False, store: Store | None = None,
+    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False,
 ) -> str:
     tasks = _load_tasks(scenarios)
     catalog = RepoCatalog([open_repository(p) for p in repo_paths])
@@ -152,8 +162,9 @@ def run_replay(
     own_store = store is None
     store = store or ctx.store()
     try:
-        open_run(store, settings, tasks, "bubblewrap" if sandbox.enabled else "none (unsafe)")
-        with Evaluator(catalog, sandbox, jobs) as evaluator, _progress(f"{run_id}") as (bar, tid):
+        how = ("bubblewrap" if sandbox.enabled else "none (unsafe)") + ("; tests: full suite" if full_suite else "; tests: selected per task")
+        open_run(store, settings, tasks, how)
+        with Evaluator(catalog, sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"{run_id}") as (bar, tid):
             bar.update(tid, total=len(tasks) * len(presets))
             asyncio.run(replay_run(store, evaluator, tasks, settings, lambda: bar.advance(tid)))
         errors = [c for c in store.completions(run_id).values() if not c.ok]
@@ -176,16 +187,17 @@ def run_replay(
 @click.option("--repo", "repo_paths", multiple=True, help="Where a repository is (folder with simpilot.toml or manifest); bundled ones are found by name.")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--server-command", help="Language server to drive instead of simpilot's bridge (a shell-style command line).")
+@click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the tests selected per task.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
 @pass_context
-def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, unsafe_no_sandbox) -> None:
+def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite, unsafe_no_sandbox) -> None:
     """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers."""
     import shlex
 
     run_id = run_replay(
         ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
         repo_paths=repo_paths, models_file=models_file, server_command=tuple(shlex.split(server_command or "")),
-        unsafe_no_sandbox=unsafe_no_sandbox,
+        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite,
     )
     store = ctx.store()
     render(build_report(store, [run_id]), out)
@@ -224,9 +236,10 @@ def report(ctx: Context, runs: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command()
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the selected tests.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
 @pass_context
-def demo(ctx: Context, jobs: int, unsafe_no_sandbox: bool) -> None:
+def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> None:
     """Replay the bundled scenarios with the oracle and the empty model, then report."""
     scenario_dir = project_root() / "scenarios"
     scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
@@ -240,7 +253,7 @@ def demo(ctx: Context, jobs: int, unsafe_no_sandbox: bool) -> None:
             store.delete_run(run_id)
             err.print(f"[bold]{model}[/]: {sum(1 for s in scenarios for _ in read_tasks(s))} tasks from {len(scenarios)} repositories")
             ids.append(run_replay(ctx, scenarios, model, ("simcopilot",), run_id=run_id, resume=False, jobs=jobs,
-                                  unsafe_no_sandbox=unsafe_no_sandbox, store=store))
+                                  unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite))
         render(build_report(store, ids), out)
     finally:
         store.close()

@@ -13,11 +13,18 @@ repository that the tool checks out from git)::
     timeout = 60                    # seconds for one test run
     env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
 
+    [java]                          # Java only, optional
+    classpath = ["lib/guava.jar"]   # extra jars for compiling and testing (JUnit 5 is added)
+
     [source]                        # optional: check the repository out instead
     git = "https://git.example.com/team/sparsela.git"
     commit = "3f2a…"                # a full commit id: runs must be reproducible
 
-``{python}`` in a command stands for the interpreter running simpilot.
+``{python}`` in a command stands for the interpreter running simpilot. ``test_command`` is the
+repository's own way of running its whole suite (``--full-suite``). Normally simpilot runs only the
+tests selected for a task: for pytest suites it appends the selected test ids to ``test_command``
+without its test-folder arguments (or to ``select_command`` with ``{tests}`` in it, if given);
+for Java it compiles the edited file and runs the selected JUnit 5 classes itself.
 """
 
 from __future__ import annotations
@@ -56,6 +63,8 @@ class Manifest:
     setup: tuple[tuple[str, ...], ...] = ()
     timeout: float = 60.0
     env: tuple[tuple[str, str], ...] = ()  # extra environment for the test command
+    select_command: tuple[str, ...] = ()  # runs chosen tests; "{tests}" stands for their ids
+    classpath: tuple[str, ...] = ()  # Java: extra jars, relative to the repository root
     git: str | None = None
     commit: str | None = None
 
@@ -90,6 +99,27 @@ class Manifest:
 
     def command(self) -> list[str]:
         return [part.replace("{python}", sys.executable) for part in self.test_command]
+
+    def is_pytest(self) -> bool:
+        return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])
+
+    def select(self, tests: tuple[str, ...]) -> list[str] | None:
+        """The command running only ``tests`` (pytest node ids), or None when the repository's
+        test command cannot be narrowed down (then the whole suite runs)."""
+        if self.select_command:
+            template = list(self.select_command)
+        elif self.language == "python" and self.is_pytest():
+            folders = {t.rstrip("/") for t in self.tests}
+            template = [p for p in self.test_command if p.rstrip("/") not in folders] + ["{tests}"]
+        else:
+            return None
+        argv: list[str] = []
+        for part in template:
+            if part == "{tests}":
+                argv.extend(tests)
+            else:
+                argv.append(part.replace("{python}", sys.executable))
+        return argv
 
 
 def _as_str_list(value: object, where: str) -> tuple[str, ...]:
@@ -127,6 +157,12 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     git, commit = source.get("git"), source.get("commit")
     if git and not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{7,40}", commit)):
         raise SimpilotError(f"{path}: [source] git needs commit = \"<commit id>\" so that runs are reproducible")
+    java = data.get("java") or {}
+    if not isinstance(java, dict):
+        raise SimpilotError(f"{path}: [java] must be a table")
+    select_command = repo.get("select_command", [])
+    if select_command and "{tests}" not in select_command:
+        raise SimpilotError(f"{where} select_command needs a \"{{tests}}\" argument where the selected test ids go")
     timeout = repo.get("timeout", 60)
     if not isinstance(timeout, (int, float)) or timeout <= 0:
         raise SimpilotError(f"{where} timeout must be a positive number of seconds")
@@ -140,6 +176,8 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         setup=tuple(_as_str_list(c, f"{where} setup") for c in repo.get("setup", [])),
         timeout=float(timeout),
         env=tuple(sorted(env.items())),
+        select_command=_as_str_list(select_command, f"{where} select_command"),
+        classpath=_as_str_list(java.get("classpath", []), f"{path}: [java] classpath"),
         git=git,
         commit=commit,
     )

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class Kind(str, enum.Enum):
@@ -88,6 +88,7 @@ class Validation:
     filler: str
     filler_fails: bool
     stable: bool
+    filler_status: str = ""  # how the filler failed (fail, compile_error, …): weak gates show here
 
     @property
     def ok(self) -> bool:
@@ -98,7 +99,7 @@ class Validation:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Validation:
-        return cls(bool(d["ground_truth_passes"]), str(d["filler"]), bool(d["filler_fails"]), bool(d["stable"]))
+        return cls(bool(d["ground_truth_passes"]), str(d["filler"]), bool(d["filler_fails"]), bool(d["stable"]), str(d.get("filler_status", "")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
 """The validation gate: only tasks that measure something are emitted (shared/REFERENCE.md §6).
 
-A task is kept when (1) the repository's tests pass on the untouched code, twice; (2) putting the
-ground truth back reproduces the original file byte for byte; (3) a neutral filler in the hole
-(``pass`` for a block, ``True`` for a condition) makes the tests fail, twice.
+A task is kept when (1) the repository's tests pass on the untouched code, twice (for Java also
+through simpilot's own JUnit runner, which later runs the tasks); (2) putting the ground truth
+back reproduces the original file byte for byte; (3) at least one test is selected for the hole
+(unless the whole suite runs); (4) a neutral filler in the hole (``pass`` / ``{}`` for a block,
+``True`` / ``true`` for a condition) makes those tests fail, twice.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from .errors import SimpilotError
+from .execution import java_runner
 from .execution.evaluate import Evaluator, apply
 from .manifest import Manifest
 from .marking import MarkResult, mark_repository
-from .records import Status, Task, Validation
+from .records import Kind, Status, Task, Validation
+from .selection import build_selection
 
-FILLERS = {"python": ("pass", "True")}
+FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
+NO_TESTS = "no test executes the hole"
 
 
 def filler(task: Task) -> str:
@@ -31,21 +36,56 @@ class GateReport:
     dropped: list[tuple[Task, str]] = field(default_factory=list)
 
 
+def _last_line(text: str) -> str:
+    return (text.strip().splitlines() or ["(no output)"])[-1]
+
+
 def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
     """The untouched repository's tests must pass, twice; otherwise nothing can be measured."""
+    config = manifest.root / "simpilot.toml"
     for attempt in (1, 2):
-        result = evaluator.run_tests(manifest)
-        last = (result.output_tail.strip().splitlines() or ["(no output)"])[-1]
+        result = evaluator.run_tests(manifest, full_suite=True)
+        last = _last_line(result.output_tail)
         if result.timed_out:
             raise SimpilotError(
                 f"{manifest.name}: the test suite did not finish within {manifest.timeout:g} s on the untouched code "
-                f"(a hanging test?): fix it or raise 'timeout' in {manifest.root / 'simpilot.toml'}"
+                f"(a hanging test?): fix the test, or raise 'timeout' in {config}"
             )
-        if result.returncode == 5 and "pytest" in " ".join(manifest.test_command):
-            raise SimpilotError(f"{manifest.name}: the test command ran no tests: add tests or fix test_command in the manifest ({last})")
+        if result.returncode == 5 and manifest.is_pytest():
+            raise SimpilotError(f"{manifest.name}: the test command ran no tests: add tests, or fix test_command in {config} ({last})")
         if result.returncode != 0:
             when = "" if attempt == 1 else " on a second run (the suite is flaky)"
             raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when}: make them pass first ({last})")
+    if manifest.language == "java" and not evaluator.full_suite:
+        result = evaluator.run_tests(manifest)
+        if result.timed_out:
+            raise SimpilotError(f"{manifest.name}: simpilot's JUnit runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
+        if result.returncode == java_runner.EXIT_NO_TESTS:
+            raise SimpilotError(f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}")
+        if result.returncode != 0:
+            found = java_runner.classify(result.output_tail)
+            why = found[1] if found else last
+            raise SimpilotError(
+                f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): "
+                f"list the jars the tests need in [java] classpath in {config}"
+            )
+
+
+def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
+    """Attach the selected tests to each task; a task no test reaches cannot be validated."""
+    if evaluator.full_suite:
+        return tasks, []
+    selection = build_selection(manifest, evaluator.sandbox, sorted({t.path for t in tasks}))
+    if selection is None:
+        return tasks, []
+    kept, dropped = [], []
+    for task in tasks:
+        tests = selection.tests_for(task)
+        if tests:
+            kept.append(replace(task, tests=tests))
+        else:
+            dropped.append((task, NO_TESTS))
+    return kept, dropped
 
 
 def gate(evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[[], None] | None = None) -> GateReport:
@@ -60,7 +100,10 @@ def gate(evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[
         if progress:
             progress()
         failing = [v.status is not Status.PASS for v in verdicts]
-        validation = Validation(ground_truth_passes=True, filler=fill, filler_fails=all(failing), stable=failing[0] == failing[1])
+        validation = Validation(
+            ground_truth_passes=True, filler=fill, filler_fails=all(failing), stable=failing[0] == failing[1],
+            filler_status=verdicts[0].status.value,
+        )
         if not validation.ok:
             why = "tests pass with the hole filled by " + repr(fill) if not any(failing) else "unstable: the filler failed only once"
             return replace(task, validation=validation), why
@@ -82,17 +125,21 @@ def mark_validated(
     *,
     seed: int,
     per_kind: int,
-    kinds: set,
+    kinds: set[Kind],
     jobs: int,
+    max_per_file: int | None = None,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
 ) -> tuple[MarkResult, GateReport]:
     """Mark ``manifest``'s repository and keep only the tasks that pass the gate."""
-    marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds)
+    marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds, max_per_file=max_per_file)
     if marked.files == 0:
         skipped = "; ".join(f"{p}: {why}" for p, why in marked.skipped[:3])
         raise SimpilotError(f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}" + (f" ({skipped})" if skipped else ""))
     check_baseline(evaluator, manifest)
+    selected, unreached = select_tests(evaluator, manifest, marked.tasks)
     if progress_total:
-        progress_total(len(marked.tasks))
-    return marked, gate(evaluator, marked.tasks, jobs, progress)
+        progress_total(len(selected))
+    report = gate(evaluator, selected, jobs, progress)
+    report.dropped = unreached + report.dropped
+    return marked, report

@@ -3,6 +3,10 @@ hosted APIs), asked with the SimCopilot hole-marker prompt.
 
 Timeouts and connection failures, 429 and 5xx answers are retried with exponential backoff
 (honouring ``Retry-After``); anything else that is not a well-formed answer is a ModelError.
+
+The prompt's code is the SimCopilot pre-processing of ``repo_context``: the repository's other
+non-test source files within ``context_chars`` characters, then the document with the hole's
+function moved to the end; ``context_chars = 0`` sends the document alone.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass
 import httpx
 
 from ..prompts import chat_messages
+from ..repo_context import DEFAULT_CONTEXT_CHARS, prompt_code
 from .base import CompletionRequest, ModelError
 
 MAX_BODY_BYTES = 8 << 20
@@ -31,10 +36,15 @@ class ChatSettings:
     max_tokens: int = 512
     temperature: float = 0.0
     concurrency: int = 4
+    context_chars: int = DEFAULT_CONTEXT_CHARS  # prompt code budget; 0: the document only
+
+    def __post_init__(self) -> None:
+        if isinstance(self.context_chars, bool) or not isinstance(self.context_chars, int) or self.context_chars < 0:
+            raise ModelError(f"context_chars must be a whole number of characters >= 0, not {self.context_chars!r}")
 
 
 class OpenAIChatModel:
-    def __init__(self, settings: ChatSettings):
+    def __init__(self, settings: ChatSettings, transport: httpx.AsyncBaseTransport | None = None):
         self.settings = settings
         self.name = settings.model
         headers = {"Content-Type": "application/json"}
@@ -43,20 +53,25 @@ class OpenAIChatModel:
             if not key:
                 raise ModelError(f"environment variable {settings.api_key_env} (the API key for {settings.model}) is not set")
             headers["Authorization"] = f"Bearer {key}"
-        self._client = httpx.AsyncClient(base_url=settings.base_url.rstrip("/"), headers=headers, timeout=settings.timeout)
+        self._client = httpx.AsyncClient(base_url=settings.base_url.rstrip("/"), headers=headers, timeout=settings.timeout, transport=transport)
         self._slots = asyncio.Semaphore(max(1, settings.concurrency))
 
-    def body(self, request: CompletionRequest) -> dict:
+    def body(self, request: CompletionRequest, code: str | None = None) -> dict:
+        """The request body; ``code`` is the prompt's code, built from the repository if None."""
+        if code is None:
+            code = prompt_code(request, self.settings.context_chars)
         return {
             "model": self.settings.model,
-            "messages": chat_messages(request.language, request.prefix, request.suffix),
+            "messages": chat_messages(request.language, code, infill=bool(request.suffix.strip())),
             "max_tokens": self.settings.max_tokens,
             "temperature": self.settings.temperature,
             "stream": False,
         }
 
     async def complete(self, request: CompletionRequest) -> str:
-        body = self.body(request)
+        # Listing and reading the repository touches the disk: keep it off the event loop.
+        code = await asyncio.to_thread(prompt_code, request, self.settings.context_chars)
+        body = self.body(request, code)
         last = "no attempt made"
         for attempt in range(self.settings.retries + 1):
             if attempt:

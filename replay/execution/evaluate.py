@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..manifest import Manifest, RepoCatalog
 from ..records import Status, Task
+from . import java_runner
 from .python_checks import compile_status, undefined_names
 from .sandbox import ProcessResult, Sandbox
 from .workcopy import WorkCopy
@@ -46,6 +47,10 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
     first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
     if not text.strip():
         return Status.EMPTY, first or f"exit {result.returncode}"
+    if task.language == "java":
+        found = java_runner.classify(tail)
+        if found is not None:
+            return found
     if task.language == "python":
         names = undefined_names(patched, task.span.start.line + 1, task.span.start.line + text.count("\n") + 1)
         if names:
@@ -60,8 +65,12 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
 
 
 class Evaluator:
-    def __init__(self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None):
+    """Runs tests for tasks. ``full_suite`` runs each repository's own test command instead of
+    the tests selected for the task (and, for Java, instead of the one-file recompilation)."""
+
+    def __init__(self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None, full_suite: bool = False):
         self.catalog = catalog
+        self.full_suite = full_suite
         self.sandbox = sandbox
         self.jobs = max(1, jobs)
         self.workdir = workdir
@@ -107,14 +116,29 @@ class Evaluator:
 
     # -- running -----------------------------------------------------------------------------
 
-    def run_tests(self, manifest: Manifest, path: str | None = None, content: bytes | None = None) -> ProcessResult:
-        """The manifest's test command on a work copy, with ``path`` replaced by ``content``."""
+    def command(self, manifest: Manifest, path: str | None, tests: tuple[str, ...] | None, full_suite: bool | None = None) -> list[str]:
+        """The command testing a copy whose ``path`` was edited: the repository's own test
+        command for the full suite, else only ``tests`` (None: all of them, simpilot's way)."""
+        if self.full_suite if full_suite is None else full_suite:
+            return manifest.command()
+        if manifest.language == "java":
+            return java_runner.toolchain().test_command(manifest, path, tests)
+        if tests is None:
+            return manifest.command()
+        return manifest.select(tests) or manifest.command()
+
+    def run_tests(
+        self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
+        tests: tuple[str, ...] | None = None, full_suite: bool | None = None,
+    ) -> ProcessResult:
+        """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``."""
+        command = self.command(manifest, path if content is not None else None, tests, full_suite)
         copy = self._borrow(manifest)
         try:
             if path is None or content is None:
-                return self.sandbox.run(manifest.command(), copy.root, manifest.timeout, dict(manifest.env))
+                return self.sandbox.run(command, copy.root, manifest.timeout, dict(manifest.env))
             with copy.patched(path, content):
-                return self.sandbox.run(manifest.command(), copy.root, manifest.timeout, dict(manifest.env))
+                return self.sandbox.run(command, copy.root, manifest.timeout, dict(manifest.env))
         finally:
             self._return(copy)
 
@@ -127,7 +151,7 @@ class Evaluator:
             if bad is not None:
                 status = Status.EMPTY if not text.strip() else bad[0]
                 return Verdict(status, bad[1], 0.0, "")
-        result = self.run_tests(manifest, task.path, patched)
+        result = self.run_tests(manifest, task.path, patched, task.tests)
         if result.returncode == 0 and not result.timed_out:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail)
         status, detail = classify_failure(result, text, task, patched.decode("utf-8"))

@@ -1,6 +1,6 @@
 """Work copies: the only place model output is written.
 
-A work copy is made once per repository and worker; each task writes one patched file and the
+A work copy is made once per repository and worker (for Java, with its classes compiled once); each task writes one patched file and the
 original bytes are put back afterwards. The user's repository is only ever read. Byte-code caches
 are removed from the copy and never written (``PYTHONDONTWRITEBYTECODE``), because a stale
 ``.pyc`` whose source has the same size and mtime second would silently run the old code.
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import SimpilotError
 from ..manifest import Manifest
+from .java_runner import toolchain
 from .sandbox import Sandbox
 
 _IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "*.class")
@@ -45,7 +46,20 @@ class WorkCopy:
             if result.returncode != 0:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
+        if self.manifest.language == "java":
+            self._compile_java()
         self._clean = self._snapshot()
+
+    def _compile_java(self) -> None:
+        """Build the untouched classes once per copy; each test run then recompiles one file."""
+        for command in toolchain().compile_commands(self.manifest, self.root):
+            result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), dict(self.manifest.env))
+            if result.returncode != 0:
+                errors = [line for line in result.output_tail.splitlines() if ": error:" in line] or result.output_tail.strip().splitlines()[-1:]
+                raise SimpilotError(
+                    f"{self.manifest.name}: the untouched Java sources do not compile ({errors[0] if errors else f'exit {result.returncode}'}): "
+                    "fix them, or add missing jars to [java] classpath in simpilot.toml"
+                )
 
     @contextmanager
     def patched(self, path: str, content: bytes) -> Iterator[Path]:

@@ -7,6 +7,7 @@ construct-balanced subset with a seed.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import defaultdict
 from dataclasses import dataclass
@@ -25,13 +26,18 @@ class Candidate:
     block: bool  # starts at a statement boundary (cursor after the indentation)
 
 
-def select(candidates: list[Candidate], *, seed: int, key: str, per_kind: int, kinds: set[Kind]) -> list[Candidate]:
+def select(
+    candidates: list[Candidate], *, seed: int, key: str, per_kind: int, kinds: set[Kind], max_per_file: int | None = None
+) -> list[Candidate]:
     """Pick up to ``per_kind`` candidates of each kind, round-robin over constructs so every
     construct is represented, shuffled with a generator seeded by ``seed`` and ``key`` (the file
-    path) so that the choice for one file does not depend on any other file."""
+    path) so that the choice for one file does not depend on any other file. ``max_per_file``
+    then caps the total, alternating between kinds."""
     rng = random.Random(f"{seed}|{key}")
-    chosen: list[Candidate] = []
+    per: list[list[Candidate]] = []
     for kind in sorted(kinds, key=lambda k: k.value):
+        chosen: list[Candidate] = []
+        per.append(chosen)
         groups: dict[str, list[Candidate]] = defaultdict(list)
         for c in candidates:
             if c.kind is kind:
@@ -47,4 +53,7 @@ def select(candidates: list[Candidate], *, seed: int, key: str, per_kind: int, k
                 if q and picked < per_kind:
                     chosen.append(q.pop())
                     picked += 1
-    return sorted(chosen, key=lambda c: (c.start_byte, c.end_byte, c.kind.value))
+    merged = [c for row in itertools.zip_longest(*per) for c in row if c is not None]
+    if max_per_file is not None:
+        merged = merged[:max_per_file]
+    return sorted(merged, key=lambda c: (c.start_byte, c.end_byte, c.kind.value))

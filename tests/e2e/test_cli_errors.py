@@ -66,3 +66,17 @@ def test_repository_without_sources(tmp_path: Path) -> None:
     (repo / "src").mkdir(parents=True)
     (repo / "simpilot.toml").write_text('[repository]\nname = "empty"\nsources = ["src"]\ntest_command = ["true"]\n')
     assert "no python source files" in one_line_error(simpilot("mark", str(repo), "--out", str(tmp_path)))
+
+
+def test_hanging_test_on_untouched_code(tiny_repo: Path, tmp_path: Path) -> None:
+    toml = tiny_repo / "simpilot.toml"
+    toml.write_text(toml.read_text().replace("timeout = 30", "timeout = 3"))
+    (tiny_repo / "tests" / "test_hangs.py").write_text("import time\n\ndef test_hangs():\n    time.sleep(3600)\n")
+    msg = one_line_error(simpilot("mark", str(tiny_repo), "--out", str(tmp_path)))
+    assert "tinyrepo: the test suite did not finish within 3 s" in msg and "hanging test" in msg and "timeout" in msg
+
+
+def test_repository_without_tests(tiny_repo: Path, tmp_path: Path) -> None:
+    (tiny_repo / "tests" / "test_stats.py").unlink()
+    msg = one_line_error(simpilot("mark", str(tiny_repo), "--out", str(tmp_path)))
+    assert "tinyrepo: the test command ran no tests" in msg and "add tests" in msg

@@ -1,0 +1,184 @@
+"""Running a Java repository's JUnit 5 tests so that the edited source shadows everything else.
+
+Each work copy compiles the repository's main and test sources once, inside the sandbox, into
+``.simpilot/classes/{main,test}``. A test run then compiles only the edited file into a fresh
+folder that comes *first* on the class path and runs the selected test classes, compiler and
+JUnit in one JVM (``java/SimpilotJUnit.java``). Recompiling one file is sound because a hole lies
+inside a method, constructor or initializer body: it cannot change a signature or a constant that
+another class inlined. The reference implementation let pre-compiled jars shadow the model's code
+(shared/REFERENCE.md §2); the validation gate ("the blanked hole must fail") proves ours does not.
+
+The runner itself is our own code, built once per machine into simpilot's cache together with a
+class-data-sharing archive that trims JVM start-up, the cost that dominates a Java test run.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SimpilotError
+from ..manifest import Manifest
+from ..records import Status
+
+CLASSES = ".simpilot/classes"
+RUNNER_SOURCE = Path(__file__).with_name("java") / "SimpilotJUnit.java"
+# Quick start-up over peak speed (tests are short); a bounded heap and code cache so the JVM's
+# up-front address-space reservations fit the sandbox's memory limit.
+JVM_FLAGS = (
+    "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xlog:disable", "-Xss4m",
+    "-Xmx1g", "-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=128m",
+)
+EXIT_COMPILE_ERROR = 3
+EXIT_NO_TESTS = 4
+
+_COMPILE_ERROR = re.compile(r"^(?:SIMPILOT-COMPILE-ERROR (.*)|(\S+\.java:\d+: error: .*))$", re.M)
+_FAILED = re.compile(r"^SIMPILOT-FAILED (.*?) => ([\w.$]+)(?::(.*))?$", re.M)
+_CONSOLE_FAILED = re.compile(r"=> ([\w.$]+(?:Error|Exception|Failure|Failures)\w*)(?::(.*))?$", re.M)
+_ASSERTIONS = ("AssertionFailedError", "AssertionError", "MultipleFailuresError", "ComparisonFailure")
+
+
+def junit_jar() -> Path:
+    return Path(os.environ.get("SIMPILOT_JUNIT_JAR", "/usr/share/java/junit-platform-console-standalone.jar"))
+
+
+def _cache_root() -> Path:
+    base = os.environ.get("SIMPILOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "simpilot")
+    return Path(base) / "java"
+
+
+@dataclass(frozen=True, slots=True)
+class JavaToolchain:
+    java: str
+    javac: str
+    junit: Path
+    runner: Path  # runner.jar
+    archive: Path | None  # class-data-sharing archive, when the JVM could write one
+
+    def jvm(self) -> list[str]:
+        flags = [self.java, *JVM_FLAGS]
+        if self.archive is not None:
+            flags.append(f"-XX:SharedArchiveFile={self.archive}")
+        return flags
+
+    def compile_commands(self, manifest: Manifest, root: Path) -> list[list[str]]:
+        """javac commands that build the untouched main and test classes of a work copy."""
+        main = _java_files(root, manifest.sources)
+        tests = _java_files(root, manifest.tests)
+        extra = [str(root / c) for c in manifest.classpath]
+        common = [self.javac, *(f"-J{flag}" for flag in JVM_FLAGS if flag != "-Xlog:disable"), "-encoding", "UTF-8", "-proc:none", "-nowarn", "-implicit:none"]
+        main_cp = ":".join(extra) or "."
+        commands = [[*common, "-d", f"{CLASSES}/main", "-cp", main_cp, *main]]
+        if tests:
+            test_cp = ":".join([f"{CLASSES}/main", str(self.junit), *extra])
+            commands.append([*common, "-d", f"{CLASSES}/test", "-cp", test_cp, *tests])
+        return commands
+
+    def test_command(self, manifest: Manifest, edited: str | None, tests: tuple[str, ...] | None) -> list[str]:
+        """Compile ``edited`` (a repository-relative path) first, then run ``tests`` (class names),
+        or every test class when ``tests`` is None."""
+        classpath = ":".join([f"{CLASSES}/main", f"{CLASSES}/test", str(self.junit), *manifest.classpath])
+        argv = [*self.jvm(), "-cp", f"{self.junit}:{self.runner}", "SimpilotJUnit", "--classpath", classpath]
+        if edited is not None:
+            argv += ["--compile", edited]
+        if tests is None:
+            argv += ["--scan", f"{CLASSES}/test"]
+        else:
+            for name in tests:
+                argv += ["--select", name]
+        return argv
+
+
+def _java_files(root: Path, folders: tuple[str, ...]) -> list[str]:
+    found: list[str] = []
+    for folder in folders:
+        base = root / folder
+        if base.is_dir():
+            found += sorted(p.relative_to(root).as_posix() for p in base.rglob("*.java"))
+    return found
+
+
+@functools.cache
+def toolchain() -> JavaToolchain:
+    """The JDK, JUnit and the runner, checked once per process; a clear error when missing."""
+    java, javac = shutil.which("java"), shutil.which("javac")
+    if not java or not javac:
+        raise SimpilotError("Java repositories need a JDK (java and javac): install one (Debian/Ubuntu: apt-get install default-jdk-headless)")
+    jar = junit_jar()
+    if not jar.is_file():
+        raise SimpilotError(f"JUnit 5 is not installed at {jar}: install it (Debian/Ubuntu: apt-get install junit5) or set SIMPILOT_JUNIT_JAR")
+    version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    key = hashlib.sha256(RUNNER_SOURCE.read_bytes() + version.encode() + str(jar).encode()).hexdigest()[:16]
+    home = _cache_root() / key
+    if not (home / "runner.jar").is_file():
+        _build_runner(home, javac, java, jar)
+    archive = home / "app.jsa"
+    return JavaToolchain(java, javac, jar, home / "runner.jar", archive if archive.is_file() else None)
+
+
+_SELF_TEST = """import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+class SelfTest { @Test void adds() { assertEquals(4, 2 + 2); } }
+"""
+
+
+def _build_runner(home: Path, javac: str, java: str, jar: Path) -> None:
+    """Compile the runner into a jar, then run it once on a tiny test to record which classes a
+    run loads (the class-data-sharing archive; optional: older JVMs just skip it)."""
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=home.parent) as tmp:
+        work = Path(tmp)
+        classes = work / "classes"
+        proc = subprocess.run([javac, "-d", str(classes), "-cp", str(jar), str(RUNNER_SOURCE)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SimpilotError(f"could not compile simpilot's JUnit runner with {javac}: {proc.stderr.strip()[-300:]}")
+        with zipfile.ZipFile(work / "runner.jar", "w") as zf:
+            for f in sorted(classes.rglob("*.class")):
+                zf.write(f, f.relative_to(classes).as_posix())
+        (work / "SelfTest.java").write_text(_SELF_TEST)
+        probe = [java, *JVM_FLAGS, f"-XX:ArchiveClassesAtExit={work / 'app.jsa'}", "-cp", f"{jar}:{work / 'runner.jar'}",
+                 "SimpilotJUnit", "--classpath", str(jar), "--compile", "SelfTest.java", "--select", "SelfTest"]
+        proc = subprocess.run(probe, cwd=work, capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0 or "succeeded=1" not in proc.stdout:
+            raise SimpilotError(f"simpilot's JUnit runner failed its self-test with {jar}: {(proc.stdout + proc.stderr).strip()[-300:]}")
+        staged = work / "out"
+        staged.mkdir()
+        for name in ("runner.jar", "app.jsa"):
+            if (work / name).is_file():
+                (work / name).rename(staged / name)
+        try:
+            staged.rename(home)
+        except OSError:  # another process built it first
+            pass
+
+
+def classify(output: str) -> tuple[Status, str] | None:
+    """The failure class of a Java test run's output, or None when nothing Java-specific shows.
+
+    Compile errors come first (nothing ran); "cannot find symbol" is the Java face of a
+    hallucinated name. A failed assertion is ``fail``; any other exception ``runtime_error``.
+    """
+    compile_errors = [a or b for a, b in _COMPILE_ERROR.findall(output)]
+    if compile_errors:
+        unresolved = [e for e in compile_errors if "cannot find symbol" in e or "cant.resolve" in e]
+        if unresolved:
+            return Status.UNDEFINED_NAME, unresolved[0]
+        return Status.COMPILE_ERROR, compile_errors[0]
+    failed = [(name, exc, (msg or "").strip()) for name, exc, msg in _FAILED.findall(output)]
+    if not failed:
+        failed = [("", exc, (msg or "").strip()) for exc, msg in _CONSOLE_FAILED.findall(output)]
+    if not failed:
+        return None
+    name, exc, msg = failed[0]
+    detail = f"{name} => {exc}: {msg}".strip(" =>:") if name else f"{exc}: {msg}".rstrip(": ")
+    if all(e.rsplit(".", 1)[-1] in _ASSERTIONS for _, e, _ in failed):
+        return Status.FAIL, detail
+    return Status.RUNTIME_ERROR, detail

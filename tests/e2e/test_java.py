@@ -1,0 +1,124 @@
+"""Java end to end: the edited source shadows the compiled classes, failures are classified,
+test classes are selected by reference, and a mark → replay round trip measures what it should."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from replay.execution.evaluate import Evaluator
+from replay.execution.sandbox import Sandbox
+from replay.manifest import RepoCatalog, open_repository
+from replay.records import Kind, Position, Span, Status, Task
+from replay.selection import java_selection
+from tests.conftest import DATA
+
+from .conftest import simpilot, tree_digest
+
+pytestmark = pytest.mark.e2e
+
+STATS = "src/main/java/tiny/Stats.java"
+REPORT = "src/main/java/tiny/Report.java"
+
+
+@pytest.fixture
+def tiny_java(tmp_path: Path) -> Path:
+    target = tmp_path / "tinyjava"
+    shutil.copytree(DATA / "tinyjava", target)
+    return target
+
+
+def _task(repo: Path, path: str, needle: str, *, block: bool, tests: tuple[str, ...] | None = None) -> Task:
+    source = (repo / path).read_bytes()
+    start = source.index(needle.encode())
+    end = start + len(needle.encode())
+
+    def at(offset: int) -> Position:
+        before = source[:offset].decode()
+        return Position(before.count("\n"), len(before) - before.rfind("\n") - 1)
+
+    return Task(
+        id=f"tinyjava:{path}:{start}", repo="tinyjava", language="java", path=path, kind=Kind.INFILL,
+        construct="if_condition" if not block else "statements", block=block, span=Span(start, end, at(start), at(end)),
+        indent="", ground_truth=needle, file_sha256="", lines_removed=needle.count("\n") + 1, tests=tests,
+    )
+
+
+@pytest.mark.parametrize("full_suite", [False, True], ids=["selected", "full-suite"])
+def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny_java: Path, full_suite: bool) -> None:
+    before = tree_digest(tiny_java)
+    manifest = open_repository(tiny_java)
+    condition = _task(tiny_java, STATS, "value > LIMIT", block=False, tests=("tiny.StatsTest",))
+    loop = _task(tiny_java, STATS, "total += v;", block=True, tests=("tiny.StatsTest", "tiny.ReportTest"))
+    cases = [
+        (condition, "value > LIMIT", Status.PASS),
+        (condition, "true", Status.FAIL),  # the blanked condition fails: the edit is what runs
+        (condition, "value > LIMT", Status.UNDEFINED_NAME),
+        (condition, "value >", Status.COMPILE_ERROR),
+        (loop, "{}", Status.FAIL),
+        (loop, "total += samples.get(99);", Status.RUNTIME_ERROR),
+        (loop, "", Status.EMPTY),
+    ]
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1, full_suite=full_suite) as evaluator:
+        for task, text, expected in cases:
+            verdict = evaluator.evaluate(task, text)
+            assert verdict.status is expected, (text, verdict)
+    assert tree_digest(tiny_java) == before
+
+
+def test_hanging_java_code_times_out(tiny_java: Path) -> None:
+    toml = tiny_java / "simpilot.toml"
+    toml.write_text(toml.read_text().replace("timeout = 120", "timeout = 8"))
+    manifest = open_repository(tiny_java)
+    loop = _task(tiny_java, STATS, "total += v;", block=True, tests=("tiny.StatsTest",))
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1) as evaluator:
+        assert evaluator.evaluate(loop, "while (v > 0) { }").status is Status.TIMEOUT
+
+
+def test_test_classes_are_selected_by_reference() -> None:
+    manifest = open_repository(DATA / "tinyjava")
+    selection = java_selection(manifest, [STATS, REPORT])
+    assert selection.by_file[REPORT] == ("tiny.ReportTest",)
+    # Report uses Stats, so a change in Stats can show in ReportTest too
+    assert selection.by_file[STATS] == ("tiny.ReportTest", "tiny.StatsTest")
+
+
+def test_mark_then_replay_java(tiny_java: Path, tmp_path: Path) -> None:
+    before = tree_digest(tiny_java)
+    out = tmp_path / "scenarios"
+    r = simpilot("mark", str(tiny_java), "--out", str(out), "--per-kind", "3", "--jobs", "2")
+    assert r.returncode == 0, r.stderr
+    lines = (out / "tinyjava.jsonl").read_text().splitlines()
+    tasks = [json.loads(line) for line in lines]
+    assert len(tasks) >= 4 and {t["kind"] for t in tasks} == {"infill", "completion"}
+    for t in tasks:
+        assert t["language"] == "java" and t["tests"] and t["validation"]["filler_fails"] and t["validation"]["stable"]
+        assert t["validation"]["filler"] in ("{}", "true")
+    db = tmp_path / "runs.db"
+    for model, passed in (("oracle", len(tasks)), ("empty", 0)):
+        r = simpilot("--db", str(db), "replay", str(out / "tinyjava.jsonl"), "--model", model, "--repo", str(tiny_java),
+                     "--run", model, "-p", "simcopilot", "--jobs", "2")
+        assert r.returncode == 0, r.stderr
+        report = json.loads(simpilot("--db", str(db), "report", model, "--json").stdout)
+        overall = report["sections"][0]["rows"][0]
+        assert (overall["passed"], overall["n"]) == (passed, len(tasks)), overall
+    assert tree_digest(tiny_java) == before
+
+
+def test_java_suite_problems_are_named(tiny_java: Path, tmp_path: Path) -> None:
+    failing = tiny_java / "src/test/java/tiny/BrokenTest.java"
+    failing.write_text(
+        "package tiny;\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+        "class BrokenTest { @Test void broken() { assertEquals(1, 2); } }\n"
+    )
+    r = simpilot("mark", str(tiny_java), "--out", str(tmp_path))
+    assert r.returncode == 1 and "tinyjava: the tests fail on the untouched code" in r.stderr
+    failing.unlink()
+    for test in (tiny_java / "src/test/java/tiny").glob("*.java"):
+        test.unlink()
+    r = simpilot("mark", str(tiny_java), "--out", str(tmp_path))
+    assert r.returncode == 1 and "tinyjava:" in r.stderr and "Traceback" not in r.stderr

@@ -1,0 +1,70 @@
+"""Test selection for Python (per-test coverage contexts) and the mark options around it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.execution.sandbox import Sandbox
+from replay.manifest import open_repository
+from replay.records import Kind, Position, Span, Task
+from replay.selection import coverage_command, python_selection
+
+from .conftest import simpilot
+
+pytestmark = pytest.mark.e2e
+
+
+def _lines_task(first: int, last: int) -> Task:
+    span = Span(0, 1, Position(first - 1, 0), Position(last - 1, 1))
+    return Task("t", "tinyrepo", "python", "tiny/stats.py", Kind.INFILL, "statements", True, span, "", "x", "", 1)
+
+
+def test_coverage_selects_the_tests_that_execute_a_hole(tiny_repo: Path) -> None:
+    manifest = open_repository(tiny_repo)
+    selection = python_selection(manifest, Sandbox.create())
+    source = (tiny_repo / "tiny/stats.py").read_text().splitlines()
+    line = source.index("        total += v") + 1
+    chosen = selection.tests_for(_lines_task(line, line))
+    # mean() runs for test_mean and, through spread(), for test_spread; never for test_histogram
+    assert "tests/test_stats.py::test_mean" in chosen and "tests/test_stats.py::test_spread" in chosen
+    assert not any("histogram" in t for t in chosen)
+    assert selection.tests_for(_lines_task(1, 1)) == ()  # the docstring line runs at import, in no test
+
+
+def test_coverage_command_drops_exitfirst_and_adds_contexts(tiny_repo: Path) -> None:
+    argv = coverage_command(open_repository(tiny_repo))
+    assert "-x" not in argv and "--cov-context=test" in argv and "--cov=tiny" in argv
+    assert argv[argv.index("pytest") + 1 : argv.index("pytest") + 3] == ["-p", "pytest_cov"]
+
+
+def test_select_command_replaces_the_test_folder(tiny_repo: Path) -> None:
+    manifest = open_repository(tiny_repo)
+    argv = manifest.select(("tests/test_stats.py::test_mean",))
+    assert argv is not None and argv[-1] == "tests/test_stats.py::test_mean" and "tests" not in argv
+
+
+def _mark(repo: Path, out: Path, *extra: str) -> list[dict]:
+    r = simpilot("mark", str(repo), "--out", str(out), "--jobs", "2", *extra)
+    assert r.returncode == 0, r.stderr
+    return [json.loads(line) for line in (out / "tinyrepo.jsonl").read_text().splitlines()]
+
+
+def test_mark_is_byte_identical_for_a_seed_and_stores_selected_tests(tiny_repo: Path, tmp_path: Path) -> None:
+    first = _mark(tiny_repo, tmp_path / "a", "--seed", "7", "--per-kind", "3")
+    _mark(tiny_repo, tmp_path / "b", "--seed", "7", "--per-kind", "3")
+    assert (tmp_path / "a" / "tinyrepo.jsonl").read_bytes() == (tmp_path / "b" / "tinyrepo.jsonl").read_bytes()
+    assert first and all(t["tests"] and all(x.startswith("tests/test_stats.py::") for x in t["tests"]) for t in first)
+    assert all(t["labels"] is not None and t["validation"]["filler_fails"] for t in first)
+
+
+def test_mark_options_kinds_cap_and_full_suite(tiny_repo: Path, tmp_path: Path) -> None:
+    only = _mark(tiny_repo, tmp_path / "k", "--kinds", "completion", "--max-per-file", "2", "--full-suite")
+    assert only and {t["kind"] for t in only} == {"completion"}
+    assert len(only) <= 2 * 2  # two source files at most two each
+    assert all(t["tests"] is None for t in only)
+    r = simpilot("mark", str(tiny_repo), "--out", str(tmp_path / "j"), "--languages", "java")
+    assert r.returncode == 0 and "skipped (python is not among --languages java)" in r.stderr
+    assert not (tmp_path / "j" / "tinyrepo.jsonl").exists()
