@@ -15,7 +15,9 @@ _SYSTEM = (
     "no markdown, no comments."
 )
 
-_INFILL = """Below is a {language} file. The marker {hole} stands where code is missing.
+_INFILL = """Below is {language} code: other files of the repository (if any), each after a header comment naming it,
+then the file being edited, with the part that holds the marker {hole} placed last. The marker stands
+where code is missing.
 Write only the code that replaces {hole}:
 - it must continue logically from the code before the marker and connect to the code after it;
 - output only syntactically correct {language} code, with no comments, prose or markdown fences;
@@ -24,7 +26,8 @@ Write only the code that replaces {hole}:
 
 {code}"""
 
-_COMPLETION = """Below is the beginning of a {language} file. The marker {hole} is the cursor.
+_COMPLETION = """Below is {language} code: other files of the repository (if any), each after a header comment naming it,
+then the beginning of the file being edited, up to the cursor, marked {hole}.
 Write only the code that comes next at the cursor:
 - complete the innermost unfinished method, loop, if statement or block, then stop;
 - output only syntactically correct {language} code, with no comments, prose or markdown fences;

@@ -125,6 +125,36 @@ def mark(
             err.print(f"  skipped {path}: {why}")
 
 
+@cli.command()
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def tasks(scenarios: tuple[Path, ...]) -> None:
+    """Count the tasks in SCENARIOS by language: kinds, constructs and the eight categories."""
+    from rich.table import Table
+
+    from .marking.labels import LABELS
+
+    loaded = _load_tasks(scenarios)
+    languages = sorted({t.language for t in loaded})
+    table = Table(title=f"{len(loaded)} tasks in {len(scenarios)} scenario file(s)", title_justify="left")
+    table.add_column("", justify="left")
+    for language in languages:
+        table.add_column(language, justify="right")
+    groups = [
+        ("tasks", lambda t: ["all"]),
+        ("kind", lambda t: [t.kind.value]),
+        ("category", lambda t: list(t.labels)),
+        ("construct", lambda t: [t.construct]),
+    ]
+    for title, keys in groups:
+        counts = Counter((t.language, key) for t in loaded for key in keys(t))
+        values = list(LABELS) if title == "category" else sorted({key for _, key in counts})
+        table.add_section()
+        for value in values:
+            label = value if title == "tasks" else f"{title}: {value}"
+            table.add_row(label, *(str(counts.get((language, value), 0)) for language in languages))
+    out.print(table)
+
+
 # -- replay -----------------------------------------------------------------------------------
 
 

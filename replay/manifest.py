@@ -44,6 +44,10 @@ MANIFEST_NAME = "simpilot.toml"
 LANGUAGES = {"python": (".py",), "java": (".java",)}
 _TEST_NAME = re.compile(r"(^test_.*\.py$|.*_test\.py$|^conftest\.py$|.*Tests?\.java$)")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+# Every JVM the tests start (javac, java, build tools) gets a bounded heap, code cache and class
+# space: by default a JVM reserves a quarter of the machine's memory up front, more than the
+# sandbox's address-space limit, and then crashes when it grows. A manifest's env may override it.
+JAVA_TOOL_OPTIONS = "-Xmx1g -XX:ReservedCodeCacheSize=64m -XX:CompressedClassSpaceSize=128m -XX:+UseSerialGC"
 _SKIP_DIRS = {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "venv", "node_modules", "build", "dist"}
 
 
@@ -99,6 +103,11 @@ class Manifest:
 
     def command(self) -> list[str]:
         return [part.replace("{python}", sys.executable) for part in self.test_command]
+
+    def test_env(self) -> dict[str, str]:
+        """The extra environment of every command run for this repository."""
+        defaults = {"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS} if self.language == "java" else {}
+        return {**defaults, **dict(self.env)}
 
     def is_pytest(self) -> bool:
         return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])

@@ -89,6 +89,7 @@ class Validation:
     filler_fails: bool
     stable: bool
     filler_status: str = ""  # how the filler failed (fail, compile_error, …): weak gates show here
+    probe_status: str = ""  # when the filler did not compile: how a compiling, throwing probe failed
 
     @property
     def ok(self) -> bool:
@@ -99,7 +100,7 @@ class Validation:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Validation:
-        return cls(bool(d["ground_truth_passes"]), str(d["filler"]), bool(d["filler_fails"]), bool(d["stable"]), str(d.get("filler_status", "")))
+        return cls(bool(d["ground_truth_passes"]), str(d["filler"]), bool(d["filler_fails"]), bool(d["stable"]), str(d.get("filler_status", "")), str(d.get("probe_status", "")))
 
 
 @dataclass(frozen=True, slots=True)

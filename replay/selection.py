@@ -85,7 +85,7 @@ def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
     with tempfile.TemporaryDirectory(prefix="simpilot-coverage-") as tmp:
         copy = WorkCopy(manifest, sandbox, Path(tmp))
         try:
-            env = {**dict(manifest.env), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
+            env = {**manifest.test_env(), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
             result = sandbox.run(coverage_command(manifest), copy.root, max(manifest.timeout * 3, 120), env)
             data_file = copy.root / COVERAGE_FILE
             if result.returncode != 0 or not data_file.exists():

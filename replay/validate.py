@@ -4,7 +4,8 @@ A task is kept when (1) the repository's tests pass on the untouched code, twice
 through simpilot's own JUnit runner, which later runs the tasks); (2) putting the ground truth
 back reproduces the original file byte for byte; (3) at least one test is selected for the hole
 (unless the whole suite runs); (4) a neutral filler in the hole (``pass`` / ``{}`` for a block,
-``True`` / ``true`` for a condition) makes those tests fail, twice.
+``True`` / ``true`` for a condition) makes those tests fail, twice; (5) when that filler does not
+even compile, a compiling probe that throws must make them fail as well.
 """
 
 from __future__ import annotations
@@ -22,7 +23,22 @@ from .records import Kind, Status, Task, Validation
 from .selection import build_selection
 
 FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
+# A filler often turns a loop into an endless one. The gate stops such a run once it has taken
+# far longer than the untouched suite did: a run that slow fails either way, and waiting for the
+# manifest's whole timeout (meant for slow machines at replay time) would dominate marking.
+GATE_SLOWDOWN = 10
+GATE_MIN_TIMEOUT = 10.0
 NO_TESTS = "no test executes the hole"
+# A Java filler that does not compile (``{}`` where a value must be returned or a final field
+# set) says nothing about whether any test runs the hole. Then a probe that compiles and throws
+# must make the tests fail too; if it passes, no selected test reaches the hole.
+PROBES = {
+    "java": (
+        'throw new IllegalStateException("simpilot: hole not filled");',
+        'if (true) { throw new IllegalStateException("simpilot: hole not filled"); }',
+    ),
+}
+_UNCOMPILED = (Status.COMPILE_ERROR, Status.UNDEFINED_NAME, Status.SYNTAX_ERROR, Status.INDENTATION_ERROR)
 
 
 def filler(task: Task) -> str:
@@ -40,11 +56,14 @@ def _last_line(text: str) -> str:
     return (text.strip().splitlines() or ["(no output)"])[-1]
 
 
-def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
-    """The untouched repository's tests must pass, twice; otherwise nothing can be measured."""
+def check_baseline(evaluator: Evaluator, manifest: Manifest) -> float:
+    """The untouched repository's tests must pass, twice; otherwise nothing can be measured.
+    Returns the longest run's duration in seconds (as tasks will run them)."""
     config = manifest.root / "simpilot.toml"
+    longest = 0.0
     for attempt in (1, 2):
         result = evaluator.run_tests(manifest, full_suite=True)
+        longest = max(longest, result.duration_s)
         last = _last_line(result.output_tail)
         if result.timed_out:
             raise SimpilotError(
@@ -58,6 +77,7 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
             raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when}: make them pass first ({last})")
     if manifest.language == "java" and not evaluator.full_suite:
         result = evaluator.run_tests(manifest)
+        longest = result.duration_s
         if result.timed_out:
             raise SimpilotError(f"{manifest.name}: simpilot's JUnit runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
         if result.returncode == java_runner.EXIT_NO_TESTS:
@@ -69,6 +89,7 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
                 f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): "
                 f"list the jars the tests need in [java] classpath in {config}"
             )
+    return longest
 
 
 def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
@@ -88,7 +109,9 @@ def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) ->
     return kept, dropped
 
 
-def gate(evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[[], None] | None = None) -> GateReport:
+def gate(
+    evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[[], None] | None = None, timeout: float | None = None
+) -> GateReport:
     """Run the filler twice per task (in parallel) and keep the tasks that pass the gate."""
 
     def one(task: Task) -> tuple[Task, str | None]:
@@ -96,7 +119,7 @@ def gate(evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[
         if apply(task, original, task.ground_truth) != original:
             return task, "ground truth does not reproduce the file"
         fill = filler(task)
-        verdicts = [evaluator.evaluate(task, fill) for _ in range(2)]
+        verdicts = [evaluator.evaluate(task, fill, timeout) for _ in range(2)]
         if progress:
             progress()
         failing = [v.status is not Status.PASS for v in verdicts]
@@ -107,6 +130,15 @@ def gate(evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[
         if not validation.ok:
             why = "tests pass with the hole filled by " + repr(fill) if not any(failing) else "unstable: the filler failed only once"
             return replace(task, validation=validation), why
+        if task.block and verdicts[0].status in _UNCOMPILED:
+            for probe in PROBES.get(task.language, ()):
+                outcome = evaluator.evaluate(task, probe, timeout)
+                if outcome.status in _UNCOMPILED:
+                    continue
+                validation = replace(validation, probe_status=outcome.status.value)
+                if outcome.status is Status.PASS:
+                    return replace(task, validation=validation), NO_TESTS + " (a throwing probe passed)"
+                break
         return replace(task, validation=validation), None
 
     report = GateReport()
@@ -136,10 +168,11 @@ def mark_validated(
     if marked.files == 0:
         skipped = "; ".join(f"{p}: {why}" for p, why in marked.skipped[:3])
         raise SimpilotError(f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}" + (f" ({skipped})" if skipped else ""))
-    check_baseline(evaluator, manifest)
+    baseline = check_baseline(evaluator, manifest)
     selected, unreached = select_tests(evaluator, manifest, marked.tasks)
     if progress_total:
         progress_total(len(selected))
-    report = gate(evaluator, selected, jobs, progress)
+    timeout = min(manifest.timeout, max(GATE_MIN_TIMEOUT, GATE_SLOWDOWN * baseline))
+    report = gate(evaluator, selected, jobs, progress, timeout)
     report.dropped = unreached + report.dropped
     return marked, report

@@ -1,7 +1,8 @@
 """The model adapter interface: one request in, the raw answer text out.
 
-Adapters see the document the editor has open, split at the cursor, and never anything the
-editor did not send. They raise :class:`ModelError` for anything that is not an answer
+Adapters see the document the editor has open (its text always comes from the editor, never from
+disk), split at the cursor; prompt builders may add the repository's other non-test source files,
+read from the workspace as an IDE assistant would (``repo_context``). They raise :class:`ModelError` for anything that is not an answer
 (refused connection, timeout after retries, HTTP errors, malformed bodies); the server turns that
 into a JSON-RPC error so one bad request never takes the server or a run down.
 """

@@ -129,20 +129,22 @@ class Evaluator:
 
     def run_tests(
         self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
-        tests: tuple[str, ...] | None = None, full_suite: bool | None = None,
+        tests: tuple[str, ...] | None = None, full_suite: bool | None = None, timeout: float | None = None,
     ) -> ProcessResult:
-        """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``."""
+        """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
+        (``timeout`` defaults to the manifest's)."""
+        timeout = manifest.timeout if timeout is None else timeout
         command = self.command(manifest, path if content is not None else None, tests, full_suite)
         copy = self._borrow(manifest)
         try:
             if path is None or content is None:
-                return self.sandbox.run(command, copy.root, manifest.timeout, dict(manifest.env))
+                return self.sandbox.run(command, copy.root, timeout, manifest.test_env())
             with copy.patched(path, content):
-                return self.sandbox.run(command, copy.root, manifest.timeout, dict(manifest.env))
+                return self.sandbox.run(command, copy.root, timeout, manifest.test_env())
         finally:
             self._return(copy)
 
-    def evaluate(self, task: Task, text: str) -> Verdict:
+    def evaluate(self, task: Task, text: str, timeout: float | None = None) -> Verdict:
         """Put ``text`` in ``task``'s hole, run the tests and say what happened."""
         manifest = self.catalog.get(task.repo)
         patched = apply(task, self.original(task), text)
@@ -151,7 +153,7 @@ class Evaluator:
             if bad is not None:
                 status = Status.EMPTY if not text.strip() else bad[0]
                 return Verdict(status, bad[1], 0.0, "")
-        result = self.run_tests(manifest, task.path, patched, task.tests)
+        result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout)
         if result.returncode == 0 and not result.timed_out:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail)
         status, detail = classify_failure(result, text, task, patched.decode("utf-8"))

@@ -42,7 +42,7 @@ class WorkCopy:
         shutil.copytree(self.manifest.root, self.root, ignore=_IGNORE, symlinks=True)
         for step in self.manifest.setup:
             command = [p.replace("{python}", sys.executable) for p in step]
-            result = self.sandbox.run(command, self.root, self.manifest.timeout, dict(self.manifest.env))
+            result = self.sandbox.run(command, self.root, self.manifest.timeout, self.manifest.test_env())
             if result.returncode != 0:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
@@ -53,7 +53,7 @@ class WorkCopy:
     def _compile_java(self) -> None:
         """Build the untouched classes once per copy; each test run then recompiles one file."""
         for command in toolchain().compile_commands(self.manifest, self.root):
-            result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), dict(self.manifest.env))
+            result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), self.manifest.test_env())
             if result.returncode != 0:
                 errors = [line for line in result.output_tail.splitlines() if ": error:" in line] or result.output_tail.strip().splitlines()[-1:]
                 raise SimpilotError(

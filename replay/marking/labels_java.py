@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter_java
 from tree_sitter import Language, Node
 
+from .syntax import condition  # noqa: F401  (part of the language interface)
+
 if TYPE_CHECKING:
     from .labels import Findings, RepoIndex
 
@@ -748,14 +750,6 @@ def _is_member(ancestors: list[Node], i: int) -> bool:
     while j < len(ancestors) and ancestors[j].type in _BODIES:
         j += 1
     return j > i + 1 and j < len(ancestors) and ancestors[j].type in _TYPE_DECLS
-
-
-def condition(owner: Node) -> Node | None:
-    """The condition of an ``if`` without its parentheses."""
-    cond = owner.child_by_field_name("condition")
-    while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
-        cond = cond.named_children[0]
-    return cond
 
 
 def body_kind(statement: Node) -> str | None:

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter_python
 from tree_sitter import Language, Node
 
+from .syntax import condition  # noqa: F401  (part of the language interface)
+
 if TYPE_CHECKING:
     from .labels import Findings, RepoIndex
 
@@ -692,14 +694,6 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
         if scopes is None:
             scopes = facts.tables[outermost.start_byte] = _function_table(outermost, source, facts.package)
     _Hole(index, facts, scopes, owner_name, found).walk(cover)
-
-
-def condition(owner: Node) -> Node | None:
-    """The condition of an if/elif without its parentheses."""
-    cond = owner.child_by_field_name("condition")
-    while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
-        cond = cond.named_children[0]
-    return cond
 
 
 def body_kind(statement: Node) -> str | None:

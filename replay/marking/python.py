@@ -32,6 +32,13 @@ MIN_CONDITION_NODES = 2  # `x` alone is too easy; `not x` or `x > 0` are fine
 MAX_RUN = 3
 _TRIVIAL_STATEMENTS = {"pass_statement", "break_statement", "continue_statement"}
 _LOOPS = ("for_statement", "while_statement")
+# The walk descends only into nodes that can hold a block: simple statements and expressions
+# (where most of a file's nodes are) cannot hold a function, loop or if.
+_HOLDS_BLOCKS = frozenset({
+    "module", "block", "function_definition", "class_definition", "decorated_definition",
+    "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
+    "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
+})
 
 
 def parser() -> Parser:
@@ -47,10 +54,11 @@ def _is_docstring(node: Node) -> bool:
     return node.type == "expression_statement" and node.named_child_count == 1 and node.named_children[0].type in ("string", "concatenated_string")
 
 
-def _named_size(node: Node) -> int:
-    """Named descendants, counted without recursion limits (deep files must not crash)."""
+def _named_size(node: Node, cap: int = 1 << 30) -> int:
+    """Named descendants, counted without recursion limits (deep files must not crash), stopping
+    at ``cap``: the triviality checks only need to know whether a hole reaches a small size."""
     count, stack = 0, [node]
-    while stack:
+    while stack and count < cap:
         n = stack.pop()
         count += 1
         stack.extend(n.named_children)
@@ -64,12 +72,19 @@ def _trivial(nodes: list[Node]) -> bool:
         return True
     if len(nodes) == 1 and nodes[0].type == "raise_statement" and b"NotImplementedError" in (nodes[0].text or b""):
         return True
-    return sum(_named_size(n) for n in nodes) < MIN_STATEMENT_NODES
+    total = 0
+    for n in nodes:
+        total += _named_size(n, MIN_STATEMENT_NODES - total)
+        if total >= MIN_STATEMENT_NODES:
+            return False
+    return True
 
 
 def _is_main_guard(node: Node) -> bool:
+    if node.type != "if_statement":
+        return False
     cond = node.child_by_field_name("condition")
-    return node.type == "if_statement" and cond is not None and b"__name__" in (cond.text or b"") and b"__main__" in (cond.text or b"")
+    return cond is not None and b"__name__" in (cond.text or b"") and b"__main__" in (cond.text or b"")
 
 
 def _lines(first: Node, last: Node) -> int:
@@ -100,7 +115,7 @@ class PythonMarker:
                 yield from self._if(node)
             elif in_function and node.type in _LOOPS:
                 yield from self._loop(node)
-            stack.extend((c, in_function) for c in reversed(node.named_children))
+            stack.extend((c, in_function) for c in reversed(node.named_children) if c.type in _HOLDS_BLOCKS)
 
     # -- constructs -------------------------------------------------------------------------
 
@@ -124,7 +139,7 @@ class PythonMarker:
         clauses = [node] + [c for c in node.named_children if c.type in ("elif_clause", "else_clause")]
         for clause in clauses:
             cond = clause.child_by_field_name("condition")
-            if cond is not None and _named_size(cond) >= MIN_CONDITION_NODES and cond.start_point.row == cond.end_point.row:
+            if cond is not None and _named_size(cond, MIN_CONDITION_NODES) >= MIN_CONDITION_NODES and cond.start_point.row == cond.end_point.row:
                 yield Candidate(Kind.INFILL, "if_condition", cond.start_byte, cond.end_byte, False)
             body = clause.child_by_field_name("consequence") or clause.child_by_field_name("body")
             if body is None:

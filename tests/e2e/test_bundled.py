@@ -27,3 +27,27 @@ def test_oracle_passes_every_bundled_task(tmp_path: Path) -> None:
     assert section["rows"][0]["n"] >= 150
     assert section["statuses"] == {"pass": section["rows"][0]["n"]}, section["notable"]
     assert tree_digest(repos) == before
+
+
+def test_bundled_set_covers_both_languages_kinds_and_categories() -> None:
+    from collections import Counter
+
+    from replay.marking.labels import LABELS
+    from tests.conftest import bundled_tasks
+
+    tasks = bundled_tasks()
+    by_language = Counter(t.language for t in tasks)
+    assert len(tasks) >= 400 and by_language["java"] >= 120
+    assert {(t.language, t.kind.value) for t in tasks} == {(lang, kind) for lang in ("python", "java") for kind in ("infill", "completion")}
+    categories = Counter((t.language, label) for t in tasks for label in t.labels)
+    thin = {key: n for key in ((lang, label) for lang in ("python", "java") for label in LABELS) if (n := categories[key]) < 15}
+    assert not thin, thin
+    for t in tasks:  # every task was gated on the tests selected for it
+        assert t.validation is not None and t.validation.ok and t.tests
+
+
+def test_tasks_command_counts_the_bundled_set() -> None:
+    scenarios = sorted(str(p) for p in (project_root() / "scenarios").glob("*.jsonl"))
+    r = simpilot("tasks", *scenarios)
+    assert r.returncode == 0, r.stderr
+    assert "category: if_condition" in r.stdout and "java" in r.stdout and "python" in r.stdout

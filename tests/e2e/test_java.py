@@ -63,11 +63,29 @@ def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny
         (loop, "total += samples.get(99);", Status.RUNTIME_ERROR),
         (loop, "", Status.EMPTY),
     ]
+    if full_suite:  # the repository's own script recompiles everything: slow, so the main cases only
+        cases = [c for c in cases if c[2] in (Status.PASS, Status.FAIL, Status.UNDEFINED_NAME)]
     with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1, full_suite=full_suite) as evaluator:
         for task, text, expected in cases:
             verdict = evaluator.evaluate(task, text)
             assert verdict.status is expected, (text, verdict)
     assert tree_digest(tiny_java) == before
+
+
+def test_gate_drops_an_uncompilable_filler_that_no_test_notices(tiny_java: Path) -> None:
+    from replay.validate import gate
+
+    manifest = open_repository(tiny_java)
+    untested = _task(tiny_java, STATS, "int result = sum() * factor;\n        return result;", block=True, tests=("tiny.StatsTest",))
+    tested = _task(tiny_java, STATS, "int total = 0;\n        for (int v : samples) {\n            total += v;\n        }\n        return total;",
+                   block=True, tests=("tiny.StatsTest",))
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1) as evaluator:
+        report = gate(evaluator, [untested, tested], jobs=1)
+    # `{}` fails to compile in both (a value must be returned); only the throwing probe tells them apart
+    assert [t.ground_truth for t in report.kept] == [tested.ground_truth]
+    assert report.kept[0].validation.filler_status == "compile_error" and report.kept[0].validation.probe_status == "runtime_error"
+    (dropped, why), = report.dropped
+    assert dropped.ground_truth == untested.ground_truth and "no test executes the hole" in why
 
 
 def test_hanging_java_code_times_out(tiny_java: Path) -> None:
