@@ -26,8 +26,8 @@ FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
 # A filler often turns a loop into an endless one. The gate stops such a run once it has taken
 # far longer than the untouched suite did: a run that slow fails either way, and waiting for the
 # manifest's whole timeout (meant for slow machines at replay time) would dominate marking.
-GATE_SLOWDOWN = 10
-GATE_MIN_TIMEOUT = 10.0
+GATE_SLOWDOWN = 5
+GATE_MIN_TIMEOUT = 4.0
 NO_TESTS = "no test executes the hole"
 # A Java filler that does not compile (``{}`` where a value must be returned or a final field
 # set) says nothing about whether any test runs the hole. Then a probe that compiles and throws
@@ -164,7 +164,7 @@ def mark_validated(
     progress: Callable[[], None] | None = None,
 ) -> tuple[MarkResult, GateReport]:
     """Mark ``manifest``'s repository and keep only the tasks that pass the gate."""
-    marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds, max_per_file=max_per_file)
+    marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds, max_per_file=max_per_file, workers=jobs)
     if marked.files == 0:
         skipped = "; ".join(f"{p}: {why}" for p, why in marked.skipped[:3])
         raise SimpilotError(f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}" + (f" ({skipped})" if skipped else ""))

@@ -4,10 +4,14 @@ Models often start by repeating the lines just above the cursor (completion and 
 repeating the lines just below it (infill). Only those neighbouring lines are compared — never
 "any earlier line of the file", which cut real code in the reference implementation
 (shared/REFERENCE.md §2). Lines match when equal up to white space, or, for longer lines, when
-rapidfuzz's indel ratio is at least ``FUZZY_RATIO``.
+rapidfuzz's indel ratio is at least ``FUZZY_RATIO`` *and* both hold the same names and numbers
+in the same order: a copy that differs in punctuation or spacing is a copy, but
+``this.colIdx = new int[n];`` after ``this.rowIdx = new int[n];`` is new code, however similar.
 """
 
 from __future__ import annotations
+
+import re
 
 from rapidfuzz import fuzz
 
@@ -18,6 +22,9 @@ FUZZY_MIN_LENGTH = 12
 WINDOW = 30
 
 
+_WORDS = re.compile(r"\w+")
+
+
 def _norm(line: str) -> str:
     return " ".join(line.split())
 
@@ -26,7 +33,9 @@ def lines_match(a: str, b: str) -> bool:
     na, nb = _norm(a), _norm(b)
     if na == nb:
         return bool(na)
-    return min(len(na), len(nb)) >= FUZZY_MIN_LENGTH and fuzz.ratio(na, nb) >= FUZZY_RATIO
+    if min(len(na), len(nb)) < FUZZY_MIN_LENGTH or _WORDS.findall(na) != _WORDS.findall(nb):
+        return False
+    return fuzz.ratio(na, nb) >= FUZZY_RATIO
 
 
 def _distinctive(lines: list[str]) -> bool:

@@ -65,6 +65,8 @@ _CONSTRUCTS = Query(
     """,
 )
 
+_KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
+
 
 def parser() -> Parser:
     return Parser(LANGUAGE)
@@ -89,6 +91,8 @@ def _capped_size(node: Node, limit: int) -> int:
     while stack and count < limit:
         n = stack.pop()
         count += 1
+        if count + len(stack) + n.named_child_count >= limit:  # those are all distinct named nodes
+            return limit
         stack.extend(n.named_children)
     return count
 
@@ -189,25 +193,25 @@ class _Siblings:
 
 def _siblings(stmts: list[Node], source: bytes, base: int) -> _Siblings:
     """``source`` is the root node's text, which starts at byte ``base`` of the file (the root
-    skips leading whitespace, and the bytes before it need no check)."""
-    starts = [n.start_byte for n in stmts]
-    ends = [n.end_byte for n in stmts]
-    opens, closes = [], []
-    for s, e in zip(starts, ends):
+    skips leading whitespace, and the bytes before it need no check). One pass over the
+    statements reads each node's facts once."""
+    starts, ends, first_rows, last_rows, sizes, filler, alone, opens, closes = [], [], [], [], [], [], [], [], []
+    for n in stmts:
+        s, e, t = n.start_byte, n.end_byte, n.type
+        starts.append(s)
+        ends.append(e)
+        first_rows.append(n.start_point[0])
+        last_rows.append(n.end_point[0])
+        sizes.append(_capped_size(n, MIN_STATEMENT_NODES))
+        filler.append(t in _TRIVIAL_STATEMENTS)
+        alone.append(_is_trivial_single(n))
         s, e = s - base, e - base
         opens.append(not source[source.rfind(b"\n", 0, s) + 1 : s].strip())
         line_end = source.find(b"\n", e)
         closes.append(not source[e : len(source) if line_end < 0 else line_end].strip())
     return _Siblings(
-        start=starts,
-        end=ends,
-        first_row=[n.start_point.row for n in stmts],
-        last_row=[n.end_point.row for n in stmts],
-        size=[_capped_size(n, MIN_STATEMENT_NODES) for n in stmts],
-        filler=[n.type in _TRIVIAL_STATEMENTS for n in stmts],
-        trivial_alone=[_is_trivial_single(n) for n in stmts],
-        opens_line=opens,
-        closes_line=closes,
+        start=starts, end=ends, first_row=first_rows, last_row=last_rows, size=sizes, filler=filler,
+        trivial_alone=alone, opens_line=opens, closes_line=closes,
     )
 
 
@@ -221,7 +225,7 @@ class JavaMarker:
         for cand in self._walk(root):
             if cand is not None:
                 found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
-        return sorted(found.values(), key=lambda c: (c.start_byte, c.end_byte, c.kind.value))
+        return [found[key] for key in sorted(found, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
 
     def _walk(self, root: Node) -> Iterator[Candidate | None]:
         """The constructs in document order (a depth-first pre-order), each with the innermost

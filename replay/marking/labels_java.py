@@ -13,12 +13,13 @@ Three walks over tree-sitter trees, each iterative:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter_java
-from tree_sitter import Language, Node
+from tree_sitter import Language, Node, Query, QueryCursor
 
 from .syntax import condition  # noqa: F401  (part of the language interface)
 
@@ -325,8 +326,24 @@ def is_repo_name(index: RepoIndex, qualified: str) -> bool:
 # -- per member -------------------------------------------------------------------------------
 
 
+_DECLARATIONS = Query(
+    LANGUAGE,
+    """
+    [(formal_parameter) (spread_parameter) (catch_formal_parameter)
+     (lambda_expression) (local_variable_declaration) (resource) (enhanced_for_statement)
+     (instanceof_expression) (type_pattern) (record_pattern_component)] @declaration
+    """,
+)
+_PARAMETERS = frozenset({"formal_parameter", "spread_parameter", "catch_formal_parameter"})
+_HIDING = _SKIPPED | _PARAMETERS  # nothing under these declares a local
+
+
 def _locals(member: Node) -> dict[str, list[Local]]:
-    """Every parameter and local variable declared in ``member``, with where it is visible."""
+    """Every parameter and local variable declared in ``member``, with where it is visible.
+
+    The declaring nodes are found by a query (in C, so the many expression nodes of a member
+    are never visited from Python); each one's scope is its innermost enclosing scope node.
+    """
     table: dict[str, list[Local]] = {}
 
     def declare(name: Node | None, scope_end: int, typ: str | None) -> None:
@@ -334,50 +351,69 @@ def _locals(member: Node) -> dict[str, list[Local]]:
         if name is not None and name.type == "identifier":
             table.setdefault(_text(name), []).append(Local(name.start_byte, name.start_point.row, scope_end, typ))
 
-    stack: list[tuple[Node, int]] = [(member, member.end_byte)]
-    while stack:
-        node, scope_end = stack.pop()
-        t = node.type
-        if t in ("formal_parameter", "spread_parameter", "catch_formal_parameter"):
-            owner = node.parent.parent if t != "catch_formal_parameter" and node.parent is not None else node.parent
-            end = owner.end_byte if owner is not None else scope_end
-            name = node.child_by_field_name("name")
-            if name is None:  # spread_parameter: `String... rest`
-                d = next((c for c in node.named_children if c.type == "variable_declarator"), None)
-                name = d.child_by_field_name("name") if d is not None else None
-                typ = type_name(next((c for c in node.named_children if c.type != "variable_declarator" and c.type != "modifiers"), None))
-            else:
-                typ = type_name(node.child_by_field_name("type"))
-            declare(name, end, typ)
-            continue
-        if t == "lambda_expression":
-            params = node.child_by_field_name("parameters")
-            if params is not None and params.type == "identifier":
-                declare(params, node.end_byte, None)
-            elif params is not None and params.type == "inferred_parameters":
-                for p in params.named_children:
-                    declare(p, node.end_byte, None)
-        elif t in ("local_variable_declaration", "resource"):
-            declared = type_name(node.child_by_field_name("type"))
-            end = node.parent.parent.end_byte if t == "resource" and node.parent is not None and node.parent.parent is not None else scope_end
-            if t == "resource":
-                declare(node.child_by_field_name("name"), end, declared)
-            for d in node.named_children:
-                if d.type == "variable_declarator":
-                    declare(d.child_by_field_name("name"), end, declared)
-        elif t == "enhanced_for_statement":
-            declare(node.child_by_field_name("name"), node.end_byte, type_name(node.child_by_field_name("type")))
-        elif t == "instanceof_expression":
-            declare(node.child_by_field_name("name"), scope_end, type_name(node.child_by_field_name("right")))
-        elif t in ("type_pattern", "record_pattern_component"):
-            children = node.named_children
-            if children and children[-1].type == "identifier":
-                declare(children[-1], scope_end, type_name(children[0]) if len(children) > 1 else None)
-        elif t in _SKIPPED:
-            continue
-        inner_end = node.end_byte if t in _SCOPE_ENDS else scope_end
-        stack.extend((c, inner_end) for c in reversed(node.named_children))
+    found = QueryCursor(_DECLARATIONS).captures(member).get("declaration", [])
+    for node in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
+        scope_end = _scope_end(node, member)
+        if scope_end is not None:
+            _declare_local(node, node.type, scope_end, declare)
     return table
+
+
+def _scope_end(node: Node, member: Node) -> int | None:
+    """Where the scope holding ``node`` ends (its innermost enclosing block, loop, lambda...,
+    else the member), or None when ``node`` sits where nothing is declared (an annotation, a
+    parameter's own subtree)."""
+    end = None
+    if node != member:
+        parent = node.parent
+        while parent is not None:
+            t = parent.type
+            if t in _HIDING:
+                return None
+            if end is None and t in _SCOPE_ENDS:
+                end = parent.end_byte
+            if parent == member:
+                break
+            parent = parent.parent
+    return member.end_byte if end is None else end
+
+
+def _declare_local(node: Node, t: str, scope_end: int, declare: Callable[[Node | None, int, str | None], None]) -> None:
+    """The locals one declaring node introduces (its nested declarations are found on their own)."""
+    if t in _PARAMETERS:
+        owner = node.parent.parent if t != "catch_formal_parameter" and node.parent is not None else node.parent
+        end = owner.end_byte if owner is not None else scope_end
+        name = node.child_by_field_name("name")
+        if name is None:  # spread_parameter: `String... rest`
+            d = next((c for c in node.named_children if c.type == "variable_declarator"), None)
+            name = d.child_by_field_name("name") if d is not None else None
+            typ = type_name(next((c for c in node.named_children if c.type != "variable_declarator" and c.type != "modifiers"), None))
+        else:
+            typ = type_name(node.child_by_field_name("type"))
+        declare(name, end, typ)
+    elif t == "lambda_expression":
+        params = node.child_by_field_name("parameters")
+        if params is not None and params.type == "identifier":
+            declare(params, node.end_byte, None)
+        elif params is not None and params.type == "inferred_parameters":
+            for p in params.named_children:
+                declare(p, node.end_byte, None)
+    elif t in ("local_variable_declaration", "resource"):
+        declared = type_name(node.child_by_field_name("type"))
+        end = node.parent.parent.end_byte if t == "resource" and node.parent is not None and node.parent.parent is not None else scope_end
+        if t == "resource":
+            declare(node.child_by_field_name("name"), end, declared)
+        for d in node.named_children:
+            if d.type == "variable_declarator":
+                declare(d.child_by_field_name("name"), end, declared)
+    elif t == "enhanced_for_statement":
+        declare(node.child_by_field_name("name"), node.end_byte, type_name(node.child_by_field_name("type")))
+    elif t == "instanceof_expression":
+        declare(node.child_by_field_name("name"), scope_end, type_name(node.child_by_field_name("right")))
+    elif t in ("type_pattern", "record_pattern_component"):
+        children = node.named_children
+        if children and children[-1].type == "identifier":
+            declare(children[-1], scope_end, type_name(children[0]) if len(children) > 1 else None)
 
 
 # -- per hole ---------------------------------------------------------------------------------
@@ -509,17 +545,19 @@ class _Hole:
             "lambda_expression": self.lambda_expression,
         }
         stack: list[tuple[Node, bool]] = [(cover, False)]  # (node, is the type of a ``new``)
+        not_new = repeat(False)
         while stack:
             node, new = stack.pop()
-            if node.end_byte <= start or node.start_byte >= end:
+            node_start, node_end = node.start_byte, node.end_byte
+            if node_end <= start or node_start >= end:
                 continue
             t = node.type
             if t == "identifier":
-                if found.inside(node):
+                if start <= node_start and node_end <= end:
                     self.name(node)
                 continue
             if t == "type_identifier":
-                if found.inside(node):
+                if start <= node_start and node_end <= end:
                     self.type_use(node, new)
                 continue
             if t in _SKIPPED:
@@ -530,8 +568,11 @@ class _Hole:
                 continue
             if t in IF_OWNERS or t in LOOPS:
                 found.compound(node)
-            declared = _declared_name(node)
-            stack.extend((c, False) for c in reversed(node.named_children) if c != declared)
+            children = reversed(node.named_children)
+            if t in _DECLARES:
+                declared = _declared_name(node)
+                children = (c for c in children if c != declared)
+            stack.extend(zip(children, not_new))
 
     def name(self, node: Node) -> None:
         """A bare name in an expression."""
@@ -708,6 +749,9 @@ _DECLARING = {
     "interface_declaration": "name", "enum_declaration": "name", "record_declaration": "name",
     "annotation_type_declaration": "name",
 }  # fmt: skip
+
+
+_DECLARES = frozenset(_DECLARING) | {"labeled_statement", "type_pattern", "record_pattern_component"}  # see _declared_name
 
 
 def _declared_name(node: Node) -> Node | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter_python
@@ -128,11 +129,10 @@ def scan(path: str, source: bytes, root: Node) -> FileFacts:
     module, package = module_name(path)
     facts = FileFacts(path, len(source), hash(source), module, package)
     module_scope = Scope(root.start_byte, root.end_byte, "module", facts.bindings)
-    # (node, owner class or None, at module level, is a property)
-    stack: list[tuple[Node, str | None, bool, bool]] = [(root, None, True, False)]
+    # (node, its type, owner class or None, at module level, is a property)
+    stack: list[tuple[Node, str, str | None, bool, bool]] = [(root, root.type, None, True, False)]
     while stack:
-        node, owner, top, prop = stack.pop()
-        t = node.type
+        node, t, owner, top, prop = stack.pop()
         if t == "function_definition":
             name = node.child_by_field_name("name")
             if name is not None:
@@ -141,7 +141,7 @@ def scan(path: str, source: bytes, root: Node) -> FileFacts:
                     module_scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "function"))
             body = node.child_by_field_name("body")
             if body is not None:
-                stack.append((body, None, False, False))
+                stack.append((body, body.type, None, False, False))
             continue
         if t == "class_definition":
             name = node.child_by_field_name("name")
@@ -152,16 +152,17 @@ def scan(path: str, source: bytes, root: Node) -> FileFacts:
                 if top:
                     module_scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "class"))
             if body is not None:
-                stack.append((body, _text(name) if name is not None else None, False, False))
+                stack.append((body, body.type, _text(name) if name is not None else None, False, False))
             continue
         if t == "decorated_definition":
             prop = any(_text(d).endswith(_PROPERTY_DECORATORS) for d in node.named_children if d.type == "decorator")
-            stack.extend((c, owner, top, prop) for c in node.named_children if c.type != "decorator")
+            stack.extend((c, c.type, owner, top, prop) for c in node.named_children if c.type != "decorator")
             continue
         if top:
             _bind_statement(node, module_scope, facts)
         if t in _COMPOUND:
-            stack.extend((c, owner, top, False) for c in reversed(node.named_children))
+            # below module level only compound statements can hold a def or class
+            stack.extend((c, ct, owner, top, False) for c, ct in _typed_children(node) if top or ct in _COMPOUND)
     return facts
 
 
@@ -370,10 +371,9 @@ def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
     whose text has none of ``lambda``, ``for``, ``:=`` are not walked.
     """
     scopes: list[Scope] = []
-    stack: list[tuple[Node, Scope | None]] = [(fn, None)]
+    stack: list[tuple[Node, str, Scope | None]] = [(fn, fn.type, None)]  # each type read once
     while stack:
-        node, scope = stack.pop()
-        t = node.type
+        node, t, scope = stack.pop()
         if t in ("function_definition", "lambda", "class_definition"):
             name = node.child_by_field_name("name")
             if scope is not None and name is not None:
@@ -383,7 +383,7 @@ def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
             params = node.child_by_field_name("parameters")
             if params is not None and t != "class_definition":
                 _bind_parameters(params, inner)
-            stack.extend((c, inner) for c in reversed(node.named_children) if c.type not in ("parameters", "lambda_parameters", "identifier"))
+            stack.extend((c, ct, inner) for c, ct in _typed_children(node) if ct not in ("parameters", "lambda_parameters", "identifier"))
             continue
         assert scope is not None
         if t in _COMPREHENSIONS:
@@ -392,7 +392,7 @@ def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
             for clause in node.named_children:
                 if clause.type == "for_in_clause":
                     _bind_targets(clause.child_by_field_name("left"), inner, "variable")
-            stack.extend((c, inner) for c in reversed(node.named_children))
+            stack.extend((c, ct, inner) for c, ct in _typed_children(node))
             continue
         if t in ("assignment", "augmented_assignment"):
             _bind_targets(node.child_by_field_name("left"), scope, "variable")
@@ -414,8 +414,13 @@ def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
             continue
         elif t in ("comment", "string", "integer", "float", "identifier"):
             continue
-        stack.extend((c, scope) for c in reversed(node.named_children) if c.type not in _EXPRESSIONS or _may_bind(source, c))
+        stack.extend((c, ct, scope) for c, ct in _typed_children(node) if ct not in _EXPRESSIONS or _may_bind(source, c))
     return scopes
+
+
+def _typed_children(node: Node) -> list[tuple[Node, str]]:
+    """The named children of ``node`` with their types, last first (ready for a stack)."""
+    return [(c, c.type) for c in reversed(node.named_children)]
 
 
 def _may_bind(source: bytes, node: Node) -> bool:
@@ -543,13 +548,15 @@ class _Hole:
     def walk(self, cover: Node) -> None:
         found, start, end = self.found, self.found.start, self.found.end
         stack: list[tuple[Node, bool]] = [(cover, False)]  # (node, is the callee of a call)
+        not_callee = repeat(False)
         while stack:
             node, callee = stack.pop()
-            if node.end_byte <= start or node.start_byte >= end:
+            node_start, node_end = node.start_byte, node.end_byte
+            if node_end <= start or node_start >= end:
                 continue
             t = node.type
             if t == "identifier":
-                if start <= node.start_byte and node.end_byte <= end:
+                if start <= node_start and node_end <= end:
                     self.name(node, callee)
                 continue
             if t in _SKIPPED:
@@ -581,7 +588,7 @@ class _Hole:
                 continue
             if t in IF_OWNERS or t in LOOPS:
                 found.compound(node)
-            stack.extend((c, False) for c in reversed(node.named_children))
+            stack.extend(zip(reversed(node.named_children), not_callee))
 
     def name(self, node: Node, callee: bool) -> None:
         r = self.resolve(node)

@@ -15,8 +15,6 @@ tiny assignments) and code under ``if __name__ == "__main__":`` are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
@@ -40,6 +38,8 @@ _HOLDS_BLOCKS = frozenset({
     "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
 })
 
+_KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
+
 
 def parser() -> Parser:
     return Parser(LANGUAGE)
@@ -56,28 +56,16 @@ def _is_docstring(node: Node) -> bool:
 
 def _named_size(node: Node, cap: int = 1 << 30) -> int:
     """Named descendants, counted without recursion limits (deep files must not crash), stopping
-    at ``cap``: the triviality checks only need to know whether a hole reaches a small size."""
+    at ``cap``: the triviality checks only need to know whether a hole reaches a small size.
+    Nodes already waiting on the stack count towards the cap, so a wide node answers at once."""
     count, stack = 0, [node]
     while stack and count < cap:
         n = stack.pop()
         count += 1
+        if count + len(stack) + n.named_child_count >= cap:
+            return cap
         stack.extend(n.named_children)
     return count
-
-
-def _trivial(nodes: list[Node]) -> bool:
-    if all(n.type in _TRIVIAL_STATEMENTS or _is_docstring(n) for n in nodes):
-        return True
-    if len(nodes) == 1 and nodes[0].type == "return_statement" and nodes[0].named_child_count == 0:
-        return True
-    if len(nodes) == 1 and nodes[0].type == "raise_statement" and b"NotImplementedError" in (nodes[0].text or b""):
-        return True
-    total = 0
-    for n in nodes:
-        total += _named_size(n, MIN_STATEMENT_NODES - total)
-        if total >= MIN_STATEMENT_NODES:
-            return False
-    return True
 
 
 def _is_main_guard(node: Node) -> bool:
@@ -87,8 +75,61 @@ def _is_main_guard(node: Node) -> bool:
     return cond is not None and b"__name__" in (cond.text or b"") and b"__main__" in (cond.text or b"")
 
 
-def _lines(first: Node, last: Node) -> int:
-    return last.end_point.row - first.start_point.row + 1
+class _Siblings:
+    """Facts about one list of sibling statements, read from the tree once, so that the many
+    runs over them (every rest of a block, every one-to-three statement run) are judged without
+    touching a node again. Sizes are counted lazily: most runs are rejected before needing one."""
+
+    __slots__ = ("nodes", "start", "end", "first_row", "last_row", "filler", "alone", "_size")
+
+    def __init__(self, stmts: list[Node]) -> None:
+        self.nodes = stmts
+        self.start = [n.start_byte for n in stmts]
+        self.end = [n.end_byte for n in stmts]
+        self.first_row = [n.start_point[0] for n in stmts]
+        self.last_row = [n.end_point[0] for n in stmts]
+        types = [n.type for n in stmts]
+        # `pass`, `break`, `continue` or a docstring: a run of only these is trivial
+        self.filler = [t in _TRIVIAL_STATEMENTS or _is_docstring(n) for t, n in zip(types, stmts)]
+        # trivial on its own: a bare `return`, `raise NotImplementedError...`
+        self.alone = [_trivial_alone(t, n) for t, n in zip(types, stmts)]
+        self._size: list[int | None] = [None] * len(stmts)
+
+    def size(self, i: int) -> int:
+        """Named nodes of statement ``i``, counted up to MIN_STATEMENT_NODES."""
+        got = self._size[i]
+        if got is None:
+            got = self._size[i] = _named_size(self.nodes[i], MIN_STATEMENT_NODES)
+        return got
+
+    def trivial(self, i: int, j: int) -> bool:
+        """Whether statements ``i..j`` are too trivial to be a hole (see :func:`_trivial`)."""
+        if all(self.filler[i : j + 1]) or (i == j and self.alone[i]):
+            return True
+        total = 0
+        for k in range(i, j + 1):
+            total += self.size(k)
+            if total >= MIN_STATEMENT_NODES:
+                return False
+        return True
+
+    def hole(self, out: list[Candidate], i: int, j: int, kind: Kind, construct: str, max_lines: int) -> None:
+        """Statements ``i..j`` as a hole appended to ``out``, unless too long or trivial."""
+        if self.last_row[j] - self.first_row[i] + 1 <= max_lines and not self.trivial(i, j):
+            out.append(Candidate(kind, construct, self.start[i], self.end[j], True))
+
+
+def _trivial_alone(t: str, node: Node) -> bool:
+    if t == "return_statement":
+        return node.named_child_count == 0
+    return t == "raise_statement" and b"NotImplementedError" in (node.text or b"")
+
+
+def _trivial(nodes: list[Node]) -> bool:
+    """Whether a run of statements is too trivial to be a hole: only ``pass``/``break``/
+    ``continue``/docstrings, a bare ``return``, ``raise NotImplementedError``, or fewer than
+    MIN_STATEMENT_NODES named nodes in all."""
+    return _Siblings(nodes).trivial(0, len(nodes) - 1)
 
 
 class PythonMarker:
@@ -100,26 +141,31 @@ class PythonMarker:
         found: dict[tuple[Kind, int, int], Candidate] = {}
         for cand in self._walk(root):
             found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
-        return sorted(found.values(), key=lambda c: (c.start_byte, c.end_byte, c.kind.value))
+        return [found[key] for key in sorted(found, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
 
-    def _walk(self, root: Node) -> Iterator[Candidate]:
-        stack = [(root, False)]
+    def _walk(self, root: Node) -> list[Candidate]:
+        """Depth-first pre-order over the nodes that can hold a block (each node's type read
+        once); every construct appends its holes to one list, in that order."""
+        out: list[Candidate] = []
+        stack = [(root, root.type, False)]
         while stack:
-            node, in_function = stack.pop()
-            if _is_main_guard(node):
+            node, t, in_function = stack.pop()
+            if t == "if_statement" and _is_main_guard(node):
                 continue
-            if node.type == "function_definition":
-                yield from self._function(node)
+            if t == "function_definition":
+                self._function(node, out)
                 in_function = True
-            elif in_function and node.type == "if_statement":
-                yield from self._if(node)
-            elif in_function and node.type in _LOOPS:
-                yield from self._loop(node)
-            stack.extend((c, in_function) for c in reversed(node.named_children) if c.type in _HOLDS_BLOCKS)
+            elif in_function and t == "if_statement":
+                self._if(node, out)
+            elif in_function and t in _LOOPS:
+                self._loop(node, out)
+            children = [(c, c.type) for c in node.named_children]
+            stack.extend((c, ct, in_function) for c, ct in reversed(children) if ct in _HOLDS_BLOCKS)
+        return out
 
-    # -- constructs -------------------------------------------------------------------------
+    # -- constructs (each appends its holes to ``out``) ----------------------------------------
 
-    def _function(self, fn: Node) -> Iterator[Candidate]:
+    def _function(self, fn: Node, out: list[Candidate]) -> None:
         body = fn.child_by_field_name("body")
         if body is None:
             return
@@ -128,41 +174,39 @@ class PythonMarker:
             stmts = stmts[1:]
         if not stmts:
             return
-        yield from self._rest_of_block(stmts, "function_rest")
-        for i in range(len(stmts)):
-            for j in range(i, min(i + MAX_RUN, len(stmts))):
-                run = stmts[i : j + 1]
-                if _lines(run[0], run[-1]) <= MAX_INFILL_LINES and not _trivial(run):
-                    yield self._block(Kind.INFILL, "statements", run)
+        sib = _Siblings(stmts)
+        self._rest_of_block(sib, "function_rest", out)
+        n = len(stmts)
+        for i in range(n):
+            for j in range(i, min(i + MAX_RUN, n)):
+                sib.hole(out, i, j, Kind.INFILL, "statements", MAX_INFILL_LINES)
 
-    def _if(self, node: Node) -> Iterator[Candidate]:
+    def _if(self, node: Node, out: list[Candidate]) -> None:
         clauses = [node] + [c for c in node.named_children if c.type in ("elif_clause", "else_clause")]
         for clause in clauses:
             cond = clause.child_by_field_name("condition")
-            if cond is not None and _named_size(cond, MIN_CONDITION_NODES) >= MIN_CONDITION_NODES and cond.start_point.row == cond.end_point.row:
-                yield Candidate(Kind.INFILL, "if_condition", cond.start_byte, cond.end_byte, False)
+            if cond is not None and _named_size(cond, MIN_CONDITION_NODES) >= MIN_CONDITION_NODES and cond.start_point[0] == cond.end_point[0]:
+                out.append(Candidate(Kind.INFILL, "if_condition", cond.start_byte, cond.end_byte, False))
             body = clause.child_by_field_name("consequence") or clause.child_by_field_name("body")
             if body is None:
                 continue
             construct = "else_body" if clause.type == "else_clause" else "if_body"
-            yield from self._body(body, construct)
+            self._body(body, construct, out)
 
-    def _loop(self, node: Node) -> Iterator[Candidate]:
+    def _loop(self, node: Node, out: list[Candidate]) -> None:
         body = node.child_by_field_name("body")
         if body is not None:
-            yield from self._body(body, "loop_body")
+            self._body(body, "loop_body", out)
 
-    def _body(self, block: Node, construct: str) -> Iterator[Candidate]:
+    def _body(self, block: Node, construct: str, out: list[Candidate]) -> None:
         stmts = _statements(block)
-        if stmts and _lines(stmts[0], stmts[-1]) <= MAX_INFILL_LINES and not _trivial(stmts):
-            yield self._block(Kind.INFILL, construct, stmts)
-        yield from self._rest_of_block(stmts, "block_rest")
+        if not stmts:
+            return
+        sib = _Siblings(stmts)
+        sib.hole(out, 0, len(stmts) - 1, Kind.INFILL, construct, MAX_INFILL_LINES)
+        self._rest_of_block(sib, "block_rest", out)
 
-    def _rest_of_block(self, stmts: list[Node], construct: str) -> Iterator[Candidate]:
-        for k in range(len(stmts)):
-            rest = stmts[k:]
-            if _lines(rest[0], rest[-1]) <= MAX_COMPLETION_LINES and not _trivial(rest):
-                yield self._block(Kind.COMPLETION, construct, rest)
-
-    def _block(self, kind: Kind, construct: str, stmts: list[Node]) -> Candidate:
-        return Candidate(kind, construct, stmts[0].start_byte, stmts[-1].end_byte, True)
+    def _rest_of_block(self, sib: _Siblings, construct: str, out: list[Candidate]) -> None:
+        n = len(sib.start)
+        for k in range(n):
+            sib.hole(out, k, n - 1, Kind.COMPLETION, construct, MAX_COMPLETION_LINES)
