@@ -22,8 +22,9 @@ repository that the tool checks out from git)::
 
 ``{python}`` in a command stands for the interpreter running simpilot. ``test_command`` is the
 repository's own way of running its whole suite (``--full-suite``). Normally simpilot runs only the
-tests selected for a task: for pytest suites it appends the selected test ids to ``test_command``
-without its test-folder arguments (or to ``select_command`` with ``{tests}`` in it, if given);
+tests selected for a task: for pytest suites it runs ``test_command`` on the selected tests' files
+with a plugin deselecting the other tests (or ``select_command`` with ``{tests}`` standing for
+the node ids, if given);
 for Java it compiles the edited file and runs the selected JUnit 5 classes itself.
 """
 
@@ -112,23 +113,25 @@ class Manifest:
     def is_pytest(self) -> bool:
         return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])
 
-    def select(self, tests: tuple[str, ...]) -> list[str] | None:
-        """The command running only ``tests`` (pytest node ids), or None when the repository's
-        test command cannot be narrowed down (then the whole suite runs)."""
+    def select(self, tests: tuple[str, ...]) -> tuple[list[str], dict[str, str]] | None:
+        """The command and extra environment running only ``tests`` (pytest node ids), or None
+        when the repository's test command cannot be narrowed down (the whole suite runs)."""
         if self.select_command:
-            template = list(self.select_command)
-        elif self.language == "python" and self.is_pytest():
-            folders = {t.rstrip("/") for t in self.tests}
-            template = [p for p in self.test_command if p.rstrip("/") not in folders] + ["{tests}"]
-        else:
+            argv: list[str] = []
+            for part in self.select_command:
+                if part == "{tests}":
+                    argv.extend(tests)
+                else:
+                    argv.append(part.replace("{python}", sys.executable))
+            return argv, {}
+        if not (self.language == "python" and self.is_pytest()):
             return None
-        argv: list[str] = []
-        for part in template:
-            if part == "{tests}":
-                argv.extend(tests)
-            else:
-                argv.append(part.replace("{python}", sys.executable))
-        return argv
+        folders = {t.rstrip("/") for t in self.tests}
+        argv = [p for p in self.command() if p.rstrip("/") not in folders]
+        at = next(i for i, a in enumerate(argv) if a == "pytest" or a.endswith("/pytest")) + 1
+        files = sorted({t.split("::", 1)[0] for t in tests})
+        argv = argv[:at] + ["-p", "replay.execution.pytest_select"] + argv[at:] + files
+        return argv, {"SIMPILOT_TESTS": "\n".join(tests)}
 
 
 def _as_str_list(value: object, where: str) -> tuple[str, ...]:

@@ -109,3 +109,24 @@ def test_positions_count_utf16_units() -> None:
     text = "x = '🙂'; y = 1\nz"
     assert position_at(text, text.index("y")).character == text.index("y") + 1  # the emoji is 2 units
     assert position_at(text, text.index("z")).line == 1
+
+
+def test_worker_processes_give_the_same_tasks(tmp_path) -> None:
+    """Large repositories are marked on forked workers; the result must not depend on it."""
+    from replay.manifest import load_manifest, project_root
+    from replay.marking import PARALLEL_MIN_LINES, mark_repository
+
+    sources = [p for p in sorted((project_root() / "repos").glob("*/*/*.py")) if "tests" not in p.parts]
+    (tmp_path / "src").mkdir()
+    lines, copy = 0, 0
+    while lines < PARALLEL_MIN_LINES + 1000:
+        for i, p in enumerate(sources):
+            text = p.read_text()
+            (tmp_path / "src" / f"m{copy}_{i}.py").write_text(text)
+            lines += text.count("\n")
+        copy += 1
+    (tmp_path / "simpilot.toml").write_text('[repository]\nname = "big"\nsources = ["src"]\ntest_command = ["true"]\n')
+    manifest = load_manifest(tmp_path / "simpilot.toml")
+    one = mark_repository(manifest, seed=3, workers=1)
+    two = mark_repository(manifest, seed=3, workers=2)
+    assert one.lines >= PARALLEL_MIN_LINES and one.tasks and one.tasks == two.tasks and one.skipped == two.skipped

@@ -116,16 +116,17 @@ class Evaluator:
 
     # -- running -----------------------------------------------------------------------------
 
-    def command(self, manifest: Manifest, path: str | None, tests: tuple[str, ...] | None, full_suite: bool | None = None) -> list[str]:
-        """The command testing a copy whose ``path`` was edited: the repository's own test
-        command for the full suite, else only ``tests`` (None: all of them, simpilot's way)."""
+    def command(
+        self, manifest: Manifest, path: str | None, tests: tuple[str, ...] | None, full_suite: bool | None = None
+    ) -> tuple[list[str], dict[str, str]]:
+        """The command (and extra environment) testing a copy whose ``path`` was edited: the
+        repository's own test command for the full suite, else only ``tests`` (None: all)."""
         if self.full_suite if full_suite is None else full_suite:
-            return manifest.command()
+            return manifest.command(), {}
         if manifest.language == "java":
-            return java_runner.toolchain().test_command(manifest, path, tests)
-        if tests is None:
-            return manifest.command()
-        return manifest.select(tests) or manifest.command()
+            return java_runner.toolchain().test_command(manifest, path, tests), {}
+        selected = manifest.select(tests) if tests is not None else None
+        return selected or (manifest.command(), {})
 
     def run_tests(
         self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
@@ -134,13 +135,14 @@ class Evaluator:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
         (``timeout`` defaults to the manifest's)."""
         timeout = manifest.timeout if timeout is None else timeout
-        command = self.command(manifest, path if content is not None else None, tests, full_suite)
+        command, extra = self.command(manifest, path if content is not None else None, tests, full_suite)
+        env = {**manifest.test_env(), **extra}
         copy = self._borrow(manifest)
         try:
             if path is None or content is None:
-                return self.sandbox.run(command, copy.root, timeout, manifest.test_env())
+                return self.sandbox.run(command, copy.root, timeout, env)
             with copy.patched(path, content):
-                return self.sandbox.run(command, copy.root, timeout, manifest.test_env())
+                return self.sandbox.run(command, copy.root, timeout, env)
         finally:
             self._return(copy)
 

@@ -40,10 +40,16 @@ def test_coverage_command_drops_exitfirst_and_adds_contexts(tiny_repo: Path) -> 
     assert argv[argv.index("pytest") + 1 : argv.index("pytest") + 3] == ["-p", "pytest_cov"]
 
 
-def test_select_command_replaces_the_test_folder(tiny_repo: Path) -> None:
+def test_select_runs_the_files_of_the_selected_tests_and_deselects_the_rest(tiny_repo: Path) -> None:
+    import subprocess
+
     manifest = open_repository(tiny_repo)
-    argv = manifest.select(("tests/test_stats.py::test_mean",))
-    assert argv is not None and argv[-1] == "tests/test_stats.py::test_mean" and "tests" not in argv
+    selected = manifest.select(("tests/test_stats.py::test_mean", "tests/test_stats.py::test_spread"))
+    assert selected is not None
+    argv, env = selected
+    assert argv[-1] == "tests/test_stats.py" and "tests" not in argv and "replay.execution.pytest_select" in argv
+    r = subprocess.run(argv, cwd=tiny_repo, env={**__import__("os").environ, **manifest.test_env(), **env}, capture_output=True, text=True)
+    assert r.returncode == 0 and "2 passed" in r.stdout and "deselected" in r.stdout, r.stdout
 
 
 def _mark(repo: Path, out: Path, *extra: str) -> list[dict]:
