@@ -83,8 +83,10 @@ class Sandbox:
         args = [
             "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
         ]
-        # Interpreters that live under /tmp (a venv made there) must stay visible under the tmpfs.
-        for keep in sorted({sys.prefix, sys.base_prefix, os.path.dirname(sys.executable)}):
+        # Interpreters that live under /tmp (a venv made there) must stay visible under the tmpfs,
+        # and so must simpilot's own code: the tests' interpreter loads its pytest plugin.
+        own_code = str(Path(__file__).resolve().parents[2])
+        for keep in sorted({sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), own_code}):
             if keep.startswith("/tmp/") and os.path.exists(keep):
                 args += ["--ro-bind", keep, keep]
         args += [
