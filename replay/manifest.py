@@ -128,10 +128,15 @@ class Manifest:
             return None
         folders = {t.rstrip("/") for t in self.tests}
         argv = [p for p in self.command() if p.rstrip("/") not in folders]
-        at = next(i for i, a in enumerate(argv) if a == "pytest" or a.endswith("/pytest")) + 1
         files = sorted({t.split("::", 1)[0] for t in tests})
-        argv = argv[:at] + ["-p", "replay.execution.pytest_select"] + argv[at:] + files
+        argv = with_pytest_options(argv, ["-p", "replay.execution.pytest_select"]) + files
         return argv, {"SIMPILOT_TESTS": "\n".join(tests)}
+
+
+def with_pytest_options(argv: list[str], options: list[str]) -> list[str]:
+    """``argv`` (a pytest command line) with ``options`` right after the word ``pytest``."""
+    at = next(i for i, a in enumerate(argv) if a == "pytest" or a.endswith("/pytest")) + 1
+    return argv[:at] + options + argv[at:]
 
 
 def _as_str_list(value: object, where: str) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from tree_sitter import Language, Parser
 from .errors import SimpilotError
 from .execution.sandbox import Sandbox
 from .execution.workcopy import WorkCopy
-from .manifest import Manifest
+from .manifest import Manifest, with_pytest_options
 from .records import Task
 
 COVERAGE_FILE = ".simpilot-coverage"
@@ -73,9 +73,8 @@ def build_selection(manifest: Manifest, sandbox: Sandbox, paths: Iterable[str]) 
 def coverage_command(manifest: Manifest) -> list[str]:
     """The repository's pytest command with per-test coverage contexts and without ``-x``/``--exitfirst``."""
     argv = [a for a in manifest.command() if a not in ("-x", "--exitfirst")]
-    at = next(i for i, a in enumerate(argv) if a == "pytest" or a.endswith("/pytest")) + 1
     sources = [f"--cov={s}" for s in manifest.sources]
-    return argv[:at] + ["-p", "pytest_cov", *sources, "--cov-context=test", "--cov-report=", "--no-cov-on-fail"] + argv[at:]
+    return with_pytest_options(argv, ["-p", "pytest_cov", *sources, "--cov-context=test", "--cov-report=", "--no-cov-on-fail"])
 
 
 def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
