@@ -23,10 +23,18 @@ from . import __version__
 from .client import BridgeClient
 from .errors import SimpilotError
 from .execution.evaluate import Evaluator
+from .execution.reference import ReferenceRuns
 from .manifest import RepoCatalog
 from .records import Completion, Outcome, Status, Task
 from .scenarios import document_text, file_digest
 from .store import RunInfo, Store
+
+# A completion that makes the tests loop is stopped after ten times as long as the same tests took
+# on the untouched code here (at least 10 s, at most the manifest's timeout): generous to slow but
+# correct code, without letting endless loops dominate a run.
+REPLAY_SLOWDOWN = 10
+REPLAY_MIN_TIMEOUT = 10.0
+TIMEOUTS = f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's"
 
 
 @dataclass(frozen=True)
@@ -90,12 +98,12 @@ def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:
     return document, HoleContext(task.language, prefix, document[len(prefix) :])
 
 
-def evaluate_one(evaluator: Evaluator, task: Task, completion: Completion, preset: str) -> Outcome:
+def evaluate_one(evaluator: Evaluator, task: Task, completion: Completion, preset: str, timeout: float | None = None) -> Outcome:
     if not completion.ok:
         return Outcome(task.id, preset, None, Status.MODEL_ERROR, completion.error or "no answer")
     _, ctx = hole_context(task, evaluator.original(task))
     processed = run_preset(preset, completion.raw or "", ctx)
-    verdict = evaluator.evaluate(task, processed.text)
+    verdict = evaluator.evaluate(task, processed.text, timeout)
     return Outcome(task.id, preset, processed.text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, processed.changed_by)
 
 
@@ -113,6 +121,7 @@ async def replay_run(
     init_options = {"model": settings.model_spec, "postprocess": None}
     loop = asyncio.get_running_loop()
     requests = asyncio.Semaphore(max(1, settings.concurrency))
+    references = ReferenceRuns(evaluator, tasks)
     with ThreadPoolExecutor(max_workers=evaluator.jobs, thread_name_prefix="simpilot-test") as pool:
         async with BridgeClient(list(settings.server_command), init_options, roots, settings.log) as client:
 
@@ -132,7 +141,8 @@ async def replay_run(
                     if not fresh and (task.id, preset) in done:
                         advance()
                         continue
-                    outcome = await loop.run_in_executor(pool, evaluate_one, evaluator, task, completion, preset)
+                    timeout = await loop.run_in_executor(pool, references.timeout, task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
+                    outcome = await loop.run_in_executor(pool, evaluate_one, evaluator, task, completion, preset, timeout)
                     store.add_outcome(run_id, outcome)
                     advance()
 

@@ -1,7 +1,7 @@
 """The validation gate: only tasks that measure something are emitted (shared/REFERENCE.md §6).
 
-A task is kept when (1) the repository's tests pass on the untouched code, twice (for Java also
-through simpilot's own JUnit runner, which later runs the tasks); (2) putting the ground truth
+A task is kept when (1) the repository's tests pass on the untouched code, twice, and also through
+simpilot's own runner, which later runs the tasks (unless the whole suite runs); (2) putting the ground truth
 back reproduces the original file byte for byte; (3) at least one test is selected for the hole
 (unless the whole suite runs); (4) a neutral filler in the hole (``pass`` / ``{}`` for a block,
 ``True`` / ``true`` for a condition) makes those tests fail, twice; (5) when that filler does not
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from .errors import SimpilotError
 from .execution import java_runner
 from .execution.evaluate import Evaluator, apply
+from .execution.reference import ReferenceRuns
 from .manifest import Manifest
 from .marking import MarkResult, mark_repository
 from .records import Kind, Status, Task, Validation
@@ -24,10 +25,12 @@ from .selection import build_selection
 
 FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
 # A filler often turns a loop into an endless one. The gate stops such a run once it has taken
-# far longer than the untouched suite did: a run that slow fails either way, and waiting for the
-# manifest's whole timeout (meant for slow machines at replay time) would dominate marking.
-GATE_SLOWDOWN = 5
-GATE_MIN_TIMEOUT = 4.0
+# far longer than the same tests did on the untouched code: a run that slow fails either way, and
+# waiting for the manifest's whole timeout (meant for slow machines at replay time) would dominate
+# marking. A filler that passes but only slowly would be counted as failing, so it must do so
+# twice, each time three times slower than the untouched code, and never under a second.
+GATE_SLOWDOWN = 3
+GATE_MIN_TIMEOUT = 1.0
 NO_TESTS = "no test executes the hole"
 # A Java filler that does not compile (``{}`` where a value must be returned or a final field
 # set) says nothing about whether any test runs the hole. Then a probe that compiles and throws
@@ -56,14 +59,11 @@ def _last_line(text: str) -> str:
     return (text.strip().splitlines() or ["(no output)"])[-1]
 
 
-def check_baseline(evaluator: Evaluator, manifest: Manifest) -> float:
-    """The untouched repository's tests must pass, twice; otherwise nothing can be measured.
-    Returns the longest run's duration in seconds (as tasks will run them)."""
+def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
+    """The untouched repository's tests must pass, twice; otherwise nothing can be measured."""
     config = manifest.root / "simpilot.toml"
-    longest = 0.0
     for attempt in (1, 2):
         result = evaluator.run_tests(manifest, full_suite=True)
-        longest = max(longest, result.duration_s)
         last = _last_line(result.output_tail)
         if result.timed_out:
             raise SimpilotError(
@@ -75,21 +75,19 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> float:
         if result.returncode != 0:
             when = "" if attempt == 1 else " on a second run (the suite is flaky)"
             raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when}: make them pass first ({last})")
-    if manifest.language == "java" and not evaluator.full_suite:
+    if not evaluator.full_suite:
+        # Tasks run through simpilot's own runner (the warm servers, the one-file Java
+        # recompilation): it must agree with the repository's command on the untouched code.
         result = evaluator.run_tests(manifest)
-        longest = result.duration_s
         if result.timed_out:
-            raise SimpilotError(f"{manifest.name}: simpilot's JUnit runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
-        if result.returncode == java_runner.EXIT_NO_TESTS:
+            raise SimpilotError(f"{manifest.name}: simpilot's test runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
+        if manifest.language == "java" and result.returncode == java_runner.EXIT_NO_TESTS:
             raise SimpilotError(f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}")
         if result.returncode != 0:
-            found = java_runner.classify(result.output_tail)
-            why = found[1] if found else last
-            raise SimpilotError(
-                f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): "
-                f"list the jars the tests need in [java] classpath in {config}"
-            )
-    return longest
+            found = java_runner.classify(result.output_tail) if manifest.language == "java" else None
+            why = found[1] if found else _last_line(result.output_tail)
+            fix = "list the jars the tests need in [java] classpath" if manifest.language == "java" else "check 'env' and 'test_command'"
+            raise SimpilotError(f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}")
 
 
 def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
@@ -112,14 +110,21 @@ def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) ->
 def gate(
     evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[[], None] | None = None, timeout: float | None = None
 ) -> GateReport:
-    """Run the filler twice per task (in parallel) and keep the tasks that pass the gate."""
+    """Run the filler twice per task (in parallel) and keep the tasks that pass the gate.
+
+    First the tests of each file's tasks run once on the untouched code (``ReferenceRuns``): they
+    must pass, and their time sets how long a filler run may take (``timeout`` overrides it)."""
+    references = ReferenceRuns(evaluator, tasks)
 
     def one(task: Task) -> tuple[Task, str | None]:
         original = evaluator.original(task)
         if apply(task, original, task.ground_truth) != original:
             return task, "ground truth does not reproduce the file"
+        if not references.passed(task):
+            return task, "the selected tests fail on the untouched code: " + _last_line(references.get(task).output_tail)
+        limit = timeout if timeout is not None else references.timeout(task, GATE_SLOWDOWN, GATE_MIN_TIMEOUT)
         fill = filler(task)
-        verdicts = [evaluator.evaluate(task, fill, timeout) for _ in range(2)]
+        verdicts = [evaluator.evaluate(task, fill, limit) for _ in range(2)]
         if progress:
             progress()
         failing = [v.status is not Status.PASS for v in verdicts]
@@ -132,7 +137,7 @@ def gate(
             return replace(task, validation=validation), why
         if task.block and verdicts[0].status in _UNCOMPILED:
             for probe in PROBES.get(task.language, ()):
-                outcome = evaluator.evaluate(task, probe, timeout)
+                outcome = evaluator.evaluate(task, probe, limit)
                 if outcome.status in _UNCOMPILED:
                     continue
                 validation = replace(validation, probe_status=outcome.status.value)
@@ -168,11 +173,10 @@ def mark_validated(
     if marked.files == 0:
         skipped = "; ".join(f"{p}: {why}" for p, why in marked.skipped[:3])
         raise SimpilotError(f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}" + (f" ({skipped})" if skipped else ""))
-    baseline = check_baseline(evaluator, manifest)
+    check_baseline(evaluator, manifest)
     selected, unreached = select_tests(evaluator, manifest, marked.tasks)
     if progress_total:
         progress_total(len(selected))
-    timeout = min(manifest.timeout, max(GATE_MIN_TIMEOUT, GATE_SLOWDOWN * baseline))
-    report = gate(evaluator, selected, jobs, progress, timeout)
+    report = gate(evaluator, selected, jobs, progress)
     report.dropped = unreached + report.dropped
     return marked, report

@@ -16,8 +16,9 @@ from pathlib import Path
 from ..manifest import Manifest, RepoCatalog
 from ..records import Status, Task
 from . import java_runner
-from .python_checks import compile_status, undefined_names
+from .python_checks import compile_status, may_read_names, undefined_names
 from .sandbox import ProcessResult, Sandbox
+from .warm import pytest_args
 from .workcopy import WorkCopy
 
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)
@@ -51,7 +52,7 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
         found = java_runner.classify(tail)
         if found is not None:
             return found
-    if task.language == "python":
+    if task.language == "python" and may_read_names(text):
         names = undefined_names(patched, task.span.start.line + 1, task.span.start.line + text.count("\n") + 1)
         if names:
             return Status.UNDEFINED_NAME, "undefined: " + ", ".join(names)
@@ -66,11 +67,17 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
 
 class Evaluator:
     """Runs tests for tasks. ``full_suite`` runs each repository's own test command instead of
-    the tests selected for the task (and, for Java, instead of the one-file recompilation)."""
+    the tests selected for the task (and, for Java, instead of the one-file recompilation).
+    ``warm`` runs the selected tests on each work copy's warm server (``warm.py``) instead of a
+    fresh process per run; the full suite always runs as the repository's own command."""
 
-    def __init__(self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None, full_suite: bool = False):
+    def __init__(
+        self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None,
+        full_suite: bool = False, warm: bool = True,
+    ):
         self.catalog = catalog
         self.full_suite = full_suite
+        self.warm = warm
         self.sandbox = sandbox
         self.jobs = max(1, jobs)
         self.workdir = workdir
@@ -96,7 +103,7 @@ class Evaluator:
         if not create:
             return idle.get()
         try:
-            copy = WorkCopy(manifest, self.sandbox, self.workdir)
+            copy = WorkCopy(manifest, self.sandbox, self.workdir, java_classes=not self.full_suite)
         except BaseException:
             with self._lock:
                 self._made[name] -= 1
@@ -135,16 +142,27 @@ class Evaluator:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
         (``timeout`` defaults to the manifest's)."""
         timeout = manifest.timeout if timeout is None else timeout
-        command, extra = self.command(manifest, path if content is not None else None, tests, full_suite)
-        env = {**manifest.test_env(), **extra}
+        full = self.full_suite if full_suite is None else full_suite
+        edited = path if content is not None else None
         copy = self._borrow(manifest)
         try:
-            if path is None or content is None:
-                return self.sandbox.run(command, copy.root, timeout, env)
-            with copy.patched(path, content):
-                return self.sandbox.run(command, copy.root, timeout, env)
+            if edited is None or content is None:
+                return self._run(copy, edited, tests, full, timeout)
+            with copy.patched(edited, content):
+                return self._run(copy, edited, tests, full, timeout)
         finally:
             self._return(copy)
+
+    def _run(self, copy: WorkCopy, edited: str | None, tests: tuple[str, ...] | None, full: bool, timeout: float) -> ProcessResult:
+        """One test run on ``copy``: on its warm server when there is one for the command."""
+        manifest = copy.manifest
+        if self.warm and not full and manifest.language == "java":
+            return copy.junit_server().run(java_runner.run_arguments(edited, tests), timeout)
+        command, extra = self.command(manifest, edited, tests, full)
+        args = pytest_args(command) if self.warm and not full else None
+        if args is not None:
+            return copy.pytest_server().run(args, extra, timeout)
+        return self.sandbox.run(command, copy.root, timeout, {**manifest.test_env(), **extra})
 
     def evaluate(self, task: Task, text: str, timeout: float | None = None) -> Verdict:
         """Put ``text`` in ``task``'s hole, run the tests and say what happened."""

@@ -9,7 +9,8 @@ another class inlined. The reference implementation let pre-compiled jars shadow
 (shared/REFERENCE.md §2); the validation gate ("the blanked hole must fail") proves ours does not.
 
 The runner itself is our own code, built once per machine into simpilot's cache together with a
-class-data-sharing archive that trims JVM start-up, the cost that dominates a Java test run.
+class-data-sharing archive that trims JVM start-up, the cost that dominates a Java test run. Work
+copies keep it running (``--serve``, see ``warm.py``) so that most runs pay no start-up at all.
 """
 
 from __future__ import annotations
@@ -85,16 +86,25 @@ class JavaToolchain:
     def test_command(self, manifest: Manifest, edited: str | None, tests: tuple[str, ...] | None) -> list[str]:
         """Compile ``edited`` (a repository-relative path) first, then run ``tests`` (class names),
         or every test class when ``tests`` is None."""
+        return [*self._launch(manifest), *run_arguments(edited, tests)]
+
+    def server_command(self, manifest: Manifest) -> list[str]:
+        """The runner kept warm for many runs, each one line of :func:`run_arguments`."""
+        return [*self._launch(manifest), "--serve"]
+
+    def _launch(self, manifest: Manifest) -> list[str]:
         classpath = ":".join([f"{CLASSES}/main", f"{CLASSES}/test", str(self.junit), *manifest.classpath])
-        argv = [*self.jvm(), "-cp", f"{self.junit}:{self.runner}", "SimpilotJUnit", "--classpath", classpath]
-        if edited is not None:
-            argv += ["--compile", edited]
-        if tests is None:
-            argv += ["--scan", f"{CLASSES}/test"]
-        else:
-            for name in tests:
-                argv += ["--select", name]
-        return argv
+        return [*self.jvm(), "-cp", f"{self.junit}:{self.runner}", "SimpilotJUnit", "--classpath", classpath]
+
+
+def run_arguments(edited: str | None, tests: tuple[str, ...] | None) -> list[str]:
+    """The runner's arguments for one run: compile ``edited``, then run ``tests`` (all: None)."""
+    argv = ["--compile", edited] if edited is not None else []
+    if tests is None:
+        return [*argv, "--scan", f"{CLASSES}/test"]
+    for name in tests:
+        argv += ["--select", name]
+    return argv
 
 
 def _java_files(root: Path, folders: tuple[str, ...]) -> list[str]:

@@ -9,6 +9,8 @@ with libcst's scope analysis rather than regular expressions.
 from __future__ import annotations
 
 import builtins
+import keyword
+import re
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
@@ -16,6 +18,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 from ..records import Status
 
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__loader__", "__package__", "__path__", "__annotations__", "__dict__", "__class__"}
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
 def compile_status(source: str, filename: str) -> tuple[Status, str] | None:
@@ -29,6 +33,12 @@ def compile_status(source: str, filename: str) -> tuple[Status, str] | None:
     except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
         return Status.SYNTAX_ERROR, f"{type(exc).__name__}: {exc}"
     return None
+
+
+def may_read_names(text: str) -> bool:
+    """False when ``text`` cannot read a name (no identifier but keywords and builtins, like the
+    gate's ``pass`` and ``True``): then the costly scope analysis can be skipped."""
+    return any(not keyword.iskeyword(word) and word not in _BUILTINS for word in _IDENTIFIER.findall(text))
 
 
 def undefined_names(source: str, first_line: int, last_line: int) -> list[str]:

@@ -67,11 +67,13 @@ class Sandbox:
             )
         return cls(enabled=True, limits=limits or Limits(), prlimit=has_prlimit)
 
-    def argv(self, command: list[str], workdir: Path) -> list[str]:
+    def argv(self, command: list[str], workdir: Path, cpu_limit: bool = True) -> list[str]:
+        """The command line running ``command`` confined to ``workdir``. ``cpu_limit=False`` is
+        for resident servers, which outlive many runs: they limit each run's CPU themselves."""
         limits = self.limits
         prefix = [
             "prlimit",
-            f"--cpu={limits.cpu_seconds}",
+            f"--cpu={limits.cpu_seconds if cpu_limit else 'unlimited'}",
             f"--as={limits.memory_bytes}",
             f"--fsize={limits.file_bytes}",
             f"--nproc={limits.processes}",
@@ -96,9 +98,9 @@ class Sandbox:
         ]
         return prefix + args + ["--"] + command
 
-    def run(self, command: list[str], workdir: Path, timeout: float, env: dict[str, str] | None = None) -> ProcessResult:
-        """Run ``command`` in ``workdir``; never raises for what the command does."""
-        clean_env = {
+    def environment(self, workdir: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+        """The whole environment of a sandboxed command: nothing is inherited but ``PATH``."""
+        return {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
             "HOME": str(workdir),
             "LANG": "C.UTF-8",
@@ -109,6 +111,9 @@ class Sandbox:
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
+
+    def run(self, command: list[str], workdir: Path, timeout: float, env: dict[str, str] | None = None) -> ProcessResult:
+        """Run ``command`` in ``workdir``; never raises for what the command does."""
         start = time.monotonic()
         with tempfile.TemporaryFile() as out:
             proc = subprocess.Popen(
@@ -117,7 +122,7 @@ class Sandbox:
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                env=clean_env,
+                env=self.environment(workdir, env),
                 start_new_session=True,
             )
             timed_out = False
@@ -126,7 +131,7 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 timed_out = True
             finally:
-                _kill_group(proc)
+                kill_group(proc)
             duration = time.monotonic() - start
             out.seek(0, os.SEEK_END)
             size = out.tell()
@@ -134,9 +139,22 @@ class Sandbox:
             tail = out.read().decode("utf-8", "replace")
         return ProcessResult(proc.returncode if not timed_out else -signal.SIGKILL, timed_out, duration, tail)
 
+    def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+        """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its
+        standard input and output; the caller ends it with :func:`kill_group`."""
+        return subprocess.Popen(
+            self.argv(command, workdir, cpu_limit=False),
+            cwd=workdir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self.environment(workdir, env),
+            start_new_session=True,
+        )
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill everything the command started, even processes that outlived it."""
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill everything ``proc`` started, even processes that outlived it."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -1,9 +1,11 @@
 """Work copies: the only place model output is written.
 
-A work copy is made once per repository and worker (for Java, with its classes compiled once); each task writes one patched file and the
-original bytes are put back afterwards. The user's repository is only ever read. Byte-code caches
+A work copy is made once per repository and worker (for Java, with its classes compiled once) and
+keeps its warm test servers (``warm.py``); each task writes one patched file and the original
+bytes are put back afterwards. The user's repository is only ever read. Byte-code caches
 are removed from the copy and never written (``PYTHONDONTWRITEBYTECODE``), because a stale
-``.pyc`` whose source has the same size and mtime second would silently run the old code.
+``.pyc`` whose source has the same size and mtime second would silently run the old code; the
+warm pytest server writes only byte-code checked against the source's hash.
 """
 
 from __future__ import annotations
@@ -21,17 +23,23 @@ from ..errors import SimpilotError
 from ..manifest import Manifest
 from .java_runner import toolchain
 from .sandbox import Sandbox
+from .warm import JUnitServer, PytestServer
 
 _IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "*.class")
 
 
 class WorkCopy:
-    def __init__(self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None):
+    def __init__(self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None, java_classes: bool = True):
+        """``java_classes=False`` skips compiling what simpilot's Java runner needs, for copies
+        that only ever run the repository's own test command."""
         self.manifest = manifest
         self.sandbox = sandbox
+        self.java_classes = java_classes
         self._tmp = Path(tempfile.mkdtemp(prefix=f"simpilot-{manifest.name}-", dir=base))
         self.root = self._tmp / manifest.name
         self.rebuilds = 0
+        self._pytest: PytestServer | None = None
+        self._junit: JUnitServer | None = None
         try:
             self._build()
         except BaseException:
@@ -46,7 +54,7 @@ class WorkCopy:
             if result.returncode != 0:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
-        if self.manifest.language == "java":
+        if self.manifest.language == "java" and self.java_classes:
             self._compile_java()
         self._clean = self._snapshot()
 
@@ -79,6 +87,24 @@ class WorkCopy:
             if self._snapshot() != self._clean:
                 self._rebuild()
 
+    def pytest_server(self) -> PytestServer:
+        """This copy's warm pytest (started on its first run)."""
+        if self._pytest is None:
+            self._pytest = PytestServer(self.sandbox, self.root, self.manifest.test_env())
+        return self._pytest
+
+    def junit_server(self) -> JUnitServer:
+        """This copy's warm JUnit runner (started on its first run)."""
+        if self._junit is None:
+            self._junit = JUnitServer(self.sandbox, self.root, self.manifest)
+        return self._junit
+
+    def _stop_servers(self) -> None:
+        for server in (self._pytest, self._junit):
+            if server is not None:
+                server.close()
+        self._pytest = self._junit = None
+
     def _snapshot(self) -> dict[str, tuple[int, int]]:
         snap = {}
         for dirpath, dirnames, filenames in os.walk(self.root):
@@ -93,12 +119,14 @@ class WorkCopy:
         return snap
 
     def _rebuild(self) -> None:
+        self._stop_servers()  # they hold the old folder open
         subprocess.run(["chmod", "-R", "u+rwX", str(self.root)], check=False, capture_output=True)
         shutil.rmtree(self.root, ignore_errors=True)
         self._build()
         self.rebuilds += 1
 
     def close(self) -> None:
+        self._stop_servers()
         shutil.rmtree(self._tmp, ignore_errors=True)
         if self._tmp.exists():  # read-only files left by a test: make them writable and retry
             subprocess.run(["chmod", "-R", "u+rwX", str(self._tmp)], check=False)

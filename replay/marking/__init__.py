@@ -4,24 +4,35 @@
 for candidate holes, picks a deterministic subset and builds Task records labelled with their
 categories and distances (``labels.py``). Files that cannot be
 read or parsed are reported in ``MarkResult.skipped`` with the reason, never silently dropped.
+
+Labels need to know what the whole repository defines, so marking has two stages: every file is
+parsed and scanned for its definitions (:func:`labels.scan_file`), then, with the index of all of
+them, each file is marked. Parsing holds the GIL, so with several workers the files are split
+between forked processes (:class:`_Share`): each parses its share, the scans (small, picklable)
+are exchanged so that every process can build the same index, and each marks its own files.
+Syntax trees never cross a process boundary.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import multiprocessing
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+import pickle
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
-from tree_sitter import Node, Parser
+from tree_sitter import Node
 
 from ..manifest import Manifest
 from ..records import Kind, Span, Task
 from ..textpos import char_offset, position_at
 from .candidates import Candidate, select
-from .labels import RepoIndex, annotate
+from .labels import Annotation, RepoIndex, annotate, scan_file
 from .java import JavaMarker, parser as java_parser
 from .python import PythonMarker, parser as python_parser
 
@@ -49,7 +60,11 @@ def _first_error_line(root) -> int:
     return root.start_point.row + 1
 
 
-def task_from_candidate(manifest: Manifest, path: str, source: bytes, text: str, digest: str, cand: Candidate) -> Task:
+def task_from_candidate(
+    manifest: Manifest, path: str, source: bytes, text: str, digest: str, cand: Candidate, note: Annotation, taken: set[str]
+) -> Task:
+    """The task of one chosen candidate with its labels. ``taken`` holds the ids of the file's
+    tasks so far: a hole on the same lines as an earlier one gets its column in the id too."""
     start = char_offset(source, cand.start_byte)
     end = start + len(source[cand.start_byte : cand.end_byte].decode("utf-8"))
     span = Span(cand.start_byte, cand.end_byte, position_at(text, start), position_at(text, end))
@@ -57,8 +72,12 @@ def task_from_candidate(manifest: Manifest, path: str, source: bytes, text: str,
     before = text[line_start:start]
     indent = before[: len(before) - len(before.lstrip(" \t"))]
     truth = text[start:end]
+    task_id = f"{manifest.name}:{path}:{cand.kind.value}:{span.start.line + 1}-{span.end.line + 1}"
+    if task_id in taken:
+        task_id = f"{task_id}@{span.start.character}"
+    taken.add(task_id)
     return Task(
-        id=f"{manifest.name}:{path}:{cand.kind.value}:{span.start.line + 1}-{span.end.line + 1}",
+        id=task_id,
         repo=manifest.name,
         language=manifest.language,
         path=path,
@@ -70,11 +89,14 @@ def task_from_candidate(manifest: Manifest, path: str, source: bytes, text: str,
         ground_truth=truth,
         file_sha256=digest,
         lines_removed=truth.count("\n") + 1,
+        labels=note.labels,
+        comment_distance=note.comment_distance,
+        reference_distance=note.reference_distance,
     )
 
 
-def _read(manifest: Manifest, path: str, ts_parser: Parser) -> tuple[bytes, str, Node] | str:
-    """A file's bytes, text and tree, or why the file cannot be marked."""
+def _load(manifest: Manifest, path: str) -> tuple[bytes, str] | str:
+    """A file's bytes and text, or why the file cannot be marked (parse errors come later)."""
     source = (manifest.root / path).read_bytes()
     if len(source) > MAX_FILE_BYTES:
         return f"larger than {MAX_FILE_BYTES} bytes"
@@ -84,61 +106,176 @@ def _read(manifest: Manifest, path: str, ts_parser: Parser) -> tuple[bytes, str,
         return f"not UTF-8 (byte {exc.start}): re-encode the file as UTF-8 to include it"
     if "\r" in text:
         return "has CR line endings: convert to LF to include it"
-    tree = ts_parser.parse(source)
-    if tree.root_node.has_error:
-        return f"syntax error near line {_first_error_line(tree.root_node)}: fix it to include the file"
-    return source, text, tree.root_node
+    return source, text
+
+
+def _load_all(manifest: Manifest, paths: list[str]) -> tuple[dict[str, tuple[bytes, str]], dict[str, str]]:
+    """The bytes and text of the readable files, and why each other file cannot be marked."""
+    loaded: dict[str, tuple[bytes, str]] = {}
+    unreadable: dict[str, str] = {}
+    for path in paths:
+        got = _load(manifest, path)
+        if isinstance(got, str):
+            unreadable[path] = got
+        else:
+            loaded[path] = got
+    return loaded, unreadable
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 @dataclass(frozen=True)
-class _Job:
-    """Everything marking one file needs besides the file (shared with forked workers)."""
+class _Selection:
+    """Which candidates become tasks (the options of :func:`mark_repository`)."""
 
-    manifest: Manifest
-    parsed: dict[str, tuple[bytes, str, Node]]
-    index: RepoIndex
-    marker: Any
     seed: int
     per_kind: int
     kinds: frozenset[Kind]
     max_per_file: int | None
 
-    def tasks(self, path: str) -> list[Task]:
-        source, text, root = self.parsed[path]
+
+@dataclass(frozen=True)
+class _Scan:
+    """What the first stage found in one share of the files: why files failed to parse, and the
+    label facts of the others. Picklable, so that processes can exchange it."""
+
+    skipped: dict[str, str]
+    facts: dict[str, Any]
+
+
+class _Share:
+    """The files one process marks: parsed and scanned first (:meth:`scan`), marked once the
+    index of the whole repository is known (:meth:`mark`). The trees stay in this object."""
+
+    def __init__(self, manifest: Manifest, files: dict[str, tuple[bytes, str]], selection: _Selection) -> None:
+        self.manifest, self.files, self.selection = manifest, files, selection
+        self.trees: dict[str, Node] = {}
+
+    def scan(self) -> _Scan:
+        """Parses every file, keeps the trees of those without syntax errors and scans them."""
+        ts_parser = MARKERS[self.manifest.language][1]()
+        skipped, facts = {}, {}
+        for path, (source, _) in self.files.items():
+            root = ts_parser.parse(source).root_node
+            if root.has_error:
+                skipped[path] = f"syntax error near line {_first_error_line(root)}: fix it to include the file"
+            else:
+                self.trees[path] = root
+                facts[path] = scan_file(self.manifest.language, path, source, root)
+        return _Scan(skipped, facts)
+
+    def mark(self, index: RepoIndex) -> dict[str, list[Task]]:
+        """The tasks of every file that parsed, by path."""
+        marker = MARKERS[self.manifest.language][0]()
+        return {path: self._tasks(index, marker, path, root) for path, root in self.trees.items()}
+
+    def _tasks(self, index: RepoIndex, marker: Any, path: str, root: Node) -> list[Task]:
+        source, text = self.files[path]
+        pick = self.selection
+        chosen = select(marker.candidates(root), seed=pick.seed, key=path, per_kind=pick.per_kind, kinds=set(pick.kinds), max_per_file=pick.max_per_file)
         digest = hashlib.sha256(source).hexdigest()
-        candidates = self.marker.candidates(root)
-        chosen = select(candidates, seed=self.seed, key=path, per_kind=self.per_kind, kinds=set(self.kinds), max_per_file=self.max_per_file)
-        seen: set[str] = set()
-        tasks = []
-        for cand in chosen:
-            task = task_from_candidate(self.manifest, path, source, text, digest, cand)
-            if task.id in seen:  # two holes on the same lines: keep ids unique with the column
-                task = replace(task, id=f"{task.id}@{task.span.start.character}")
-            seen.add(task.id)
-            note = annotate(self.index, path, source, root, cand.start_byte, cand.end_byte)
-            tasks.append(replace(task, labels=note.labels, comment_distance=note.comment_distance, reference_distance=note.reference_distance))
-        return tasks
+        taken: set[str] = set()
+        return [
+            task_from_candidate(self.manifest, path, source, text, digest, c, annotate(index, path, source, root, c.start_byte, c.end_byte), taken)
+            for c in chosen
+        ]
 
 
-_FORKED: _Job | None = None  # the job a forked worker inherited (trees cannot be pickled)
+def _split(loaded: dict[str, tuple[bytes, str]], parts: int) -> list[list[str]]:
+    """The paths in ``parts`` groups with about as many files and as many bytes each (parsing
+    costs by the byte, labelling by the file): the files by size, dealt out back and forth."""
+    groups: list[list[str]] = [[] for _ in range(parts)]
+    ordered = sorted(loaded, key=lambda p: (-len(loaded[p][0]), p))
+    for i, path in enumerate(ordered):
+        turn, k = divmod(i, parts)
+        groups[k if turn % 2 == 0 else parts - 1 - k].append(path)
+    return groups
 
 
-def _forked_tasks(paths: list[str]) -> list[list[Task]]:
-    assert _FORKED is not None
-    return [_FORKED.tasks(p) for p in paths]
+def _index(language: str, paths: list[str], scans: list[_Scan]) -> RepoIndex:
+    """The repository index from the scans of all shares, its files in the order of ``paths``
+    (so that it is the same in every process, whatever the split)."""
+    facts = {path: f for s in scans for path, f in s.facts.items()}
+    return RepoIndex.from_facts(language, {path: facts[path] for path in paths if path in facts})
 
 
-def _parallel(job: _Job, paths: list[str], workers: int) -> list[list[Task]]:
-    """``job.tasks`` for every path on ``workers`` forked processes, in the order of ``paths``.
-    Forking shares the parsed trees and the index without pickling them."""
-    global _FORKED
-    chunks = [paths[i : i + 8] for i in range(0, len(paths), 8)]
-    _FORKED = job
+def _child(conn: Connection, share: _Share, paths: list[str], others: int, inherited: list[Connection]) -> None:
+    """A forked worker: sends the scan of its share, receives the ``others`` scans of the other
+    shares, marks its files and sends their tasks. A failure is sent as an exception.
+
+    ``inherited`` are the parent's ends of the pipes, copied by the fork: closed at once, so that
+    when the parent goes away this worker's writes fail instead of waiting for a reader."""
+    for end in inherited:
+        end.close()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return [tasks for chunk in pool.imap(_forked_tasks, chunks) for tasks in chunk]
+        own = share.scan()
+        conn.send_bytes(pickle.dumps(own, pickle.HIGHEST_PROTOCOL))
+        scans = [own] + [pickle.loads(conn.recv_bytes()) for _ in range(others)]
+        conn.send_bytes(pickle.dumps(share.mark(_index(share.manifest.language, paths, scans)), pickle.HIGHEST_PROTOCOL))
+    except BaseException:
+        with contextlib.suppress(OSError):  # the parent has gone: there is nobody to tell
+            conn.send_bytes(pickle.dumps(RuntimeError(f"marking worker failed:\n{traceback.format_exc()}")))
     finally:
-        _FORKED = None
+        conn.close()
+
+
+def _unpickle(blob: bytes) -> Any:
+    """A message from a worker; a worker's failure is raised here."""
+    message = pickle.loads(blob)
+    if isinstance(message, BaseException):
+        raise message
+    return message
+
+
+def _mark_forked(shares: list[_Share], paths: list[str]) -> tuple[list[_Scan], dict[str, list[Task]]]:
+    """Scans and tasks of all shares: the first is marked here, each other one on a forked
+    process. A scan is pickled once, by the process that made it; this process forwards it."""
+    context = multiprocessing.get_context("fork")
+    links, processes = [], []
+    try:
+        for share in shares[1:]:
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_child, args=(theirs, share, paths, len(shares) - 1, [*links, mine]), daemon=True)
+            process.start()
+            theirs.close()  # so that a crashed worker reads as end of file, and later forks do not hold it
+            links.append(mine)
+            processes.append(process)
+        own = shares[0].scan()
+        blobs = [pickle.dumps(own, pickle.HIGHEST_PROTOCOL)] + [link.recv_bytes() for link in links]
+        for k, link in enumerate(links, start=1):  # forwarded before unpickled: workers wait on it
+            for j, blob in enumerate(blobs):
+                if j != k:
+                    link.send_bytes(blob)
+        scans = [own] + [_unpickle(blob) for blob in blobs[1:]]
+        tasks = shares[0].mark(_index(shares[0].manifest.language, paths, scans))
+        for link in links:
+            tasks.update(_unpickle(link.recv_bytes()))
+        return scans, tasks
+    finally:
+        for link in links:
+            link.close()
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Marking makes millions of small objects (nodes, candidates) and no reference cycles, so
+    reference counting frees everything and the cyclic garbage collector, triggered by the
+    allocations, only walks the long-lived objects (facts, tasks) again and again: about a tenth
+    of the time. It is paused while marking and restored after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def mark_repository(
@@ -147,37 +284,27 @@ def mark_repository(
 ) -> MarkResult:
     """Candidate tasks of every source file of ``manifest``, labelled (deterministic for ``seed``).
 
-    Every file is parsed first (on ``workers`` threads: tree-sitter parses without the GIL),
-    because labels need to know what the whole repository defines; with ``workers`` > 1 and a
-    large repository, the files are then marked on forked processes. The result does not depend
-    on ``workers``.
+    With ``workers`` > 1 and a large repository, the files are parsed and marked on that many
+    processes (see the module docstring). The result does not depend on ``workers``.
     """
-    marker_cls, make_parser = MARKERS[manifest.language]
-    result = MarkResult()
     paths = manifest.source_files()
-    local = threading.local()
-
-    def read(path: str) -> tuple[bytes, str, Node] | str:
-        if not hasattr(local, "parser"):
-            local.parser = make_parser()
-        return _read(manifest, path, local.parser)
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        read_all = list(pool.map(read, paths))
-    parsed: dict[str, tuple[bytes, str, Node]] = {}
-    for path, got in zip(paths, read_all):
-        if isinstance(got, str):
-            result.skipped.append((path, got))
+    selection = _Selection(seed, per_kind, frozenset(kinds or {Kind.INFILL, Kind.COMPLETION}), max_per_file)
+    with _collector_paused():
+        loaded, unreadable = _load_all(manifest, paths)
+        lines = {path: _line_count(text) for path, (_, text) in loaded.items()}
+        if workers > 1 and sum(lines.values()) >= PARALLEL_MIN_LINES and "fork" in multiprocessing.get_all_start_methods():
+            shares = [_Share(manifest, {p: loaded[p] for p in part}, selection) for part in _split(loaded, workers)]
+            scans, tasks = _mark_forked(shares, paths)
         else:
-            parsed[path] = got
+            share = _Share(manifest, loaded, selection)
+            scans = [share.scan()]
+            tasks = share.mark(_index(manifest.language, paths, scans))
+    result = MarkResult()
+    why = {**unreadable, **{p: reason for s in scans for p, reason in s.skipped.items()}}
+    result.skipped = [(p, why[p]) for p in paths if p in why]
+    for path in paths:
+        if path in tasks:
             result.files += 1
-            result.lines += got[1].count("\n") + (0 if got[1].endswith("\n") or not got[1] else 1)
-    index = RepoIndex.build(manifest.language, {p: (source, root) for p, (source, _, root) in parsed.items()})
-    job = _Job(manifest, parsed, index, marker_cls(), seed, per_kind, frozenset(kinds or {Kind.INFILL, Kind.COMPLETION}), max_per_file)
-    files = list(parsed)
-    if workers > 1 and result.lines >= PARALLEL_MIN_LINES and "fork" in multiprocessing.get_all_start_methods():
-        per_file = _parallel(job, files, workers)
-    else:
-        per_file = [job.tasks(p) for p in files]
-    result.tasks = [t for tasks in per_file for t in tasks]
+            result.lines += lines[path]
+            result.tasks.extend(tasks[path])
     return result

@@ -25,6 +25,7 @@ UnsupportedOperationException()``), one-line accessors, ``main(String[])``, clas
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -182,13 +183,39 @@ class _Siblings:
     opens_line: list[bool]  # only indentation before it on its line
     closes_line: list[bool]  # only whitespace after it on its line
 
-    def hole(self, i: int, j: int, kind: Kind, construct: str, max_lines: int) -> Candidate | None:
-        """Statements ``i..j`` as a hole, unless too long, trivial, or sharing a line."""
-        if self.last_row[j] - self.first_row[i] + 1 > max_lines or not (self.opens_line[i] and self.closes_line[j]):
-            return None
-        if all(self.filler[i : j + 1]) or (i == j and self.trivial_alone[i]) or sum(self.size[i : j + 1]) < MIN_STATEMENT_NODES:
-            return None
-        return Candidate(kind, construct, self.start[i], self.end[j], True)
+    def _ok(self, i: int, j: int) -> bool:
+        """Whether statements ``i..j`` (not too long) make a hole: not trivial, not sharing a line."""
+        if not (self.opens_line[i] and self.closes_line[j]) or all(self.filler[i : j + 1]):
+            return False
+        return not (i == j and self.trivial_alone[i]) and sum(self.size[i : j + 1]) >= MIN_STATEMENT_NODES
+
+    def whole(self, construct: str) -> Iterator[Candidate]:
+        """All the statements as an infill hole."""
+        j = len(self.start) - 1
+        if self.last_row[j] - self.first_row[0] < MAX_INFILL_LINES and self._ok(0, j):
+            yield Candidate(Kind.INFILL, construct, self.start[0], self.end[j], True)
+
+    def rests(self, construct: str) -> Iterator[Candidate]:
+        """Every rest of the list (statement ``k`` to the last) as a completion hole. Rows only
+        grow along the list, so the short enough rests are the last ones: the first of them is
+        found by bisection."""
+        j = len(self.start) - 1
+        if not self.closes_line[j]:
+            return
+        for k in range(bisect.bisect_left(self.first_row, self.last_row[j] - MAX_COMPLETION_LINES + 1), j + 1):
+            if self._ok(k, j):
+                yield Candidate(Kind.COMPLETION, construct, self.start[k], self.end[j], True)
+
+    def runs(self) -> Iterator[Candidate]:
+        """Every run of one to MAX_RUN statements as a ``statements`` infill hole (a run too
+        long stays too long when it grows)."""
+        n, first_row, last_row = len(self.start), self.first_row, self.last_row
+        for i in range(n):
+            for j in range(i, min(i + MAX_RUN, n)):
+                if last_row[j] - first_row[i] >= MAX_INFILL_LINES:
+                    break
+                if self._ok(i, j):
+                    yield Candidate(Kind.INFILL, "statements", self.start[i], self.end[j], True)
 
 
 def _siblings(stmts: list[Node], source: bytes, base: int) -> _Siblings:
@@ -223,11 +250,10 @@ class JavaMarker:
     def candidates(self, root: Node) -> list[Candidate]:
         found: dict[tuple[Kind, int, int], Candidate] = {}
         for cand in self._walk(root):
-            if cand is not None:
-                found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
+            found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
         return [found[key] for key in sorted(found, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
 
-    def _walk(self, root: Node) -> Iterator[Candidate | None]:
+    def _walk(self, root: Node) -> Iterator[Candidate]:
         """The constructs in document order (a depth-first pre-order), each with the innermost
         scope holding it: a class body, a method, or something skipped whole (a lambda, a test
         class, ``main``). The query finds them in C, so the many expression nodes are never
@@ -264,23 +290,19 @@ class JavaMarker:
                     yield from _switch(node, source, base)
 
 
-# -- constructs (each yields None for a rejected hole; ``candidates`` drops those) --------------
+# -- constructs (each yields its holes) ---------------------------------------------------------
 
 
-def _method(method: Node, source: bytes, base: int) -> Iterator[Candidate | None]:
+def _method(method: Node, source: bytes, base: int) -> Iterator[Candidate]:
     stmts = _statements(method.child_by_field_name("body"))  # none: abstract or interface
     if not stmts or _is_accessor(stmts):
         return
     sib = _siblings(stmts, source, base)
-    n = len(stmts)
-    for k in range(n):
-        yield sib.hole(k, n - 1, Kind.COMPLETION, _METHODS[method.type], MAX_COMPLETION_LINES)
-    for i in range(n):
-        for j in range(i, min(i + MAX_RUN, n)):
-            yield sib.hole(i, j, Kind.INFILL, "statements", MAX_INFILL_LINES)
+    yield from sib.rests(_METHODS[method.type])
+    yield from sib.runs()
 
 
-def _if(node: Node, source: bytes, base: int) -> Iterator[Candidate | None]:
+def _if(node: Node, source: bytes, base: int) -> Iterator[Candidate]:
     paren = node.child_by_field_name("condition")
     cond = _only_child(paren) if paren is not None else None
     if (
@@ -296,7 +318,7 @@ def _if(node: Node, source: bytes, base: int) -> Iterator[Candidate | None]:
         yield from _body(alternative, "else_body", source, base)
 
 
-def _switch(block: Node, source: bytes, base: int) -> Iterator[Candidate | None]:
+def _switch(block: Node, source: bytes, base: int) -> Iterator[Candidate]:
     for case in block.named_children:
         if case.type == "switch_block_statement_group":
             stmts = [c for c in case.named_children if c.type not in _COMMENTS and c.type != "switch_label"]
@@ -309,17 +331,15 @@ def _switch(block: Node, source: bytes, base: int) -> Iterator[Candidate | None]
                 yield from _body(body, "case_body", source, base)
 
 
-def _body(body: Node | None, construct: str, source: bytes, base: int) -> Iterator[Candidate | None]:
+def _body(body: Node | None, construct: str, source: bytes, base: int) -> Iterator[Candidate]:
     braced = body is not None and body.type == "block"
     yield from _block_body(_statements(body), construct, source, base, braced=braced)
 
 
-def _block_body(stmts: list[Node], construct: str, source: bytes, base: int, *, braced: bool) -> Iterator[Candidate | None]:
+def _block_body(stmts: list[Node], construct: str, source: bytes, base: int, *, braced: bool) -> Iterator[Candidate]:
     if not stmts:
         return
     sib = _siblings(stmts, source, base)
-    n = len(stmts)
-    yield sib.hole(0, n - 1, Kind.INFILL, construct, MAX_INFILL_LINES)
+    yield from sib.whole(construct)
     if braced:  # completing "to the end of the block" needs a block end
-        for k in range(n):
-            yield sib.hole(k, n - 1, Kind.COMPLETION, "block_rest", MAX_COMPLETION_LINES)
+        yield from sib.rests("block_rest")

@@ -156,6 +156,17 @@ class Findings:
             self.labels.add("loop_body")
 
 
+def _backend(language: str) -> Backend:
+    if language not in _BACKENDS:
+        raise ValueError(f"no labeller for language {language!r} (choose from {', '.join(_BACKENDS)})")
+    return _BACKENDS[language]
+
+
+def scan_file(language: str, path: str, source: bytes, root: Node) -> Any:
+    """What one file defines, for :meth:`RepoIndex.from_facts` (picklable, unlike the tree)."""
+    return _backend(language).scan(path, source, root)
+
+
 class RepoIndex:
     """What the repository defines, gathered once per repository from every non-test source file.
 
@@ -166,10 +177,8 @@ class RepoIndex:
     """
 
     def __init__(self, language: str) -> None:
-        if language not in _BACKENDS:
-            raise ValueError(f"no labeller for language {language!r} (choose from {', '.join(_BACKENDS)})")
         self.language = language
-        self.backend = _BACKENDS[language]
+        self.backend = _backend(language)
         self.functions: frozenset[str] = frozenset()
         self.classes: frozenset[str] = frozenset()
         self.modules: frozenset[str] = frozenset()
@@ -182,9 +191,14 @@ class RepoIndex:
     @classmethod
     def build(cls, language: str, files: dict[str, tuple[bytes, Node]]) -> RepoIndex:
         """``files``: repository-relative POSIX path -> (source bytes, parsed root node)."""
+        return cls.from_facts(language, {path: scan_file(language, path, source, root) for path, (source, root) in files.items()})
+
+    @classmethod
+    def from_facts(cls, language: str, files: dict[str, Any]) -> RepoIndex:
+        """``files``: repository-relative POSIX path -> the :func:`scan_file` facts of that file,
+        which may have been scanned in another process (marking with several workers)."""
         index = cls(language)
-        for path, (source, root) in files.items():
-            index.files[path] = index.backend.scan(path, source, root)
+        index.files.update(files)
         index.backend.summarize(index)
         return index
 

@@ -15,6 +15,8 @@ tiny assignments) and code under ``if __name__ == "__main__":`` are skipped.
 
 from __future__ import annotations
 
+import bisect
+
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
@@ -95,28 +97,46 @@ class _Siblings:
         self.alone = [_trivial_alone(t, n) for t, n in zip(types, stmts)]
         self._size: list[int | None] = [None] * len(stmts)
 
-    def size(self, i: int) -> int:
-        """Named nodes of statement ``i``, counted up to MIN_STATEMENT_NODES."""
-        got = self._size[i]
-        if got is None:
-            got = self._size[i] = _named_size(self.nodes[i], MIN_STATEMENT_NODES)
-        return got
-
     def trivial(self, i: int, j: int) -> bool:
         """Whether statements ``i..j`` are too trivial to be a hole (see :func:`_trivial`)."""
         if all(self.filler[i : j + 1]) or (i == j and self.alone[i]):
             return True
-        total = 0
+        sizes, total = self._size, 0
         for k in range(i, j + 1):
-            total += self.size(k)
+            size = sizes[k]
+            if size is None:
+                size = sizes[k] = _named_size(self.nodes[k], MIN_STATEMENT_NODES)
+            total += size
             if total >= MIN_STATEMENT_NODES:
                 return False
         return True
 
-    def hole(self, out: list[Candidate], i: int, j: int, kind: Kind, construct: str, max_lines: int) -> None:
-        """Statements ``i..j`` as a hole appended to ``out``, unless too long or trivial."""
-        if self.last_row[j] - self.first_row[i] + 1 <= max_lines and not self.trivial(i, j):
-            out.append(Candidate(kind, construct, self.start[i], self.end[j], True))
+    def whole(self, out: list[Candidate], construct: str) -> None:
+        """All the statements as an infill hole, unless too long or trivial."""
+        j = len(self.start) - 1
+        if self.last_row[j] - self.first_row[0] < MAX_INFILL_LINES and not self.trivial(0, j):
+            out.append(Candidate(Kind.INFILL, construct, self.start[0], self.end[j], True))
+
+    def rests(self, out: list[Candidate], construct: str) -> None:
+        """Every rest of the list (statement ``k`` to the last) as a completion hole, unless too
+        long or trivial. Rows only grow along the list, so the short enough rests are the last
+        ones: the first of them is found by bisection."""
+        j = len(self.start) - 1
+        end = self.end[j]
+        for k in range(bisect.bisect_left(self.first_row, self.last_row[j] - MAX_COMPLETION_LINES + 1), j + 1):
+            if not self.trivial(k, j):
+                out.append(Candidate(Kind.COMPLETION, construct, self.start[k], end, True))
+
+    def runs(self, out: list[Candidate]) -> None:
+        """Every run of one to MAX_RUN statements as a ``statements`` infill hole, unless too long
+        or trivial (a run too long stays too long when it grows)."""
+        n, first_row, last_row = len(self.start), self.first_row, self.last_row
+        for i in range(n):
+            for j in range(i, min(i + MAX_RUN, n)):
+                if last_row[j] - first_row[i] >= MAX_INFILL_LINES:
+                    break
+                if not self.trivial(i, j):
+                    out.append(Candidate(Kind.INFILL, "statements", self.start[i], self.end[j], True))
 
 
 def _trivial_alone(t: str, node: Node) -> bool:
@@ -175,11 +195,8 @@ class PythonMarker:
         if not stmts:
             return
         sib = _Siblings(stmts)
-        self._rest_of_block(sib, "function_rest", out)
-        n = len(stmts)
-        for i in range(n):
-            for j in range(i, min(i + MAX_RUN, n)):
-                sib.hole(out, i, j, Kind.INFILL, "statements", MAX_INFILL_LINES)
+        sib.rests(out, "function_rest")
+        sib.runs(out)
 
     def _if(self, node: Node, out: list[Candidate]) -> None:
         clauses = [node] + [c for c in node.named_children if c.type in ("elif_clause", "else_clause")]
@@ -203,10 +220,5 @@ class PythonMarker:
         if not stmts:
             return
         sib = _Siblings(stmts)
-        sib.hole(out, 0, len(stmts) - 1, Kind.INFILL, construct, MAX_INFILL_LINES)
-        self._rest_of_block(sib, "block_rest", out)
-
-    def _rest_of_block(self, sib: _Siblings, construct: str, out: list[Candidate]) -> None:
-        n = len(sib.start)
-        for k in range(n):
-            sib.hole(out, k, n - 1, Kind.COMPLETION, construct, MAX_COMPLETION_LINES)
+        sib.whole(out, construct)
+        sib.rests(out, "block_rest")

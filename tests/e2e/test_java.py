@@ -48,8 +48,8 @@ def _task(repo: Path, path: str, needle: str, *, block: bool, tests: tuple[str, 
     )
 
 
-@pytest.mark.parametrize("full_suite", [False, True], ids=["selected", "full-suite"])
-def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny_java: Path, full_suite: bool) -> None:
+@pytest.mark.parametrize(("full_suite", "warm"), [(False, True), (False, False), (True, False)], ids=["selected-warm", "selected-cold", "full-suite"])
+def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny_java: Path, full_suite: bool, warm: bool) -> None:
     before = tree_digest(tiny_java)
     manifest = open_repository(tiny_java)
     condition = _task(tiny_java, STATS, "value > LIMIT", block=False, tests=("tiny.StatsTest",))
@@ -65,7 +65,7 @@ def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny
     ]
     if full_suite:  # the repository's own script recompiles everything: slow, so the main cases only
         cases = [c for c in cases if c[2] in (Status.PASS, Status.FAIL, Status.UNDEFINED_NAME)]
-    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1, full_suite=full_suite) as evaluator:
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1, full_suite=full_suite, warm=warm) as evaluator:
         for task, text, expected in cases:
             verdict = evaluator.evaluate(task, text)
             assert verdict.status is expected, (text, verdict)
@@ -86,6 +86,28 @@ def test_gate_drops_an_uncompilable_filler_that_no_test_notices(tiny_java: Path)
     assert report.kept[0].validation.filler_status == "compile_error" and report.kept[0].validation.probe_status == "runtime_error"
     (dropped, why), = report.dropped
     assert dropped.ground_truth == untested.ground_truth and "no test executes the hole" in why
+
+
+def test_the_warm_jvm_carries_nothing_from_one_run_to_the_next(tiny_java: Path) -> None:
+    stats = tiny_java / STATS
+    stats.write_text(stats.read_text().replace("private static final int LIMIT", "static final int[] COUNTER = {0};\n    private static final int LIMIT"))
+    loop = _task(tiny_java, STATS, "total += v;", block=True, tests=("tiny.StatsTest",))
+    # A static counter (fresh class loader per run) and a system property (put back after each
+    # run) must agree: in each run the first execution sees neither, later ones see both.
+    leak = (
+        'int n = COUNTER[0]++; boolean seen = System.getProperty("simpilot.leak") != null;'
+        ' if ((n == 0) == seen) { throw new IllegalStateException("leaked: " + n + " " + seen); }'
+        ' System.setProperty("simpilot.leak", "1"); total += v;'
+    )
+    with Evaluator(RepoCatalog([open_repository(tiny_java)]), Sandbox.create(), jobs=1) as evaluator:
+        assert [evaluator.evaluate(loop, leak).status for _ in range(3)] == [Status.PASS] * 3
+        server = evaluator._copies[0].junit_server()
+        assert server.starts == 1
+        # a run that leaves a thread running gets the next run a new JVM
+        spinner = "new Thread(() -> { while (true) { Thread.onSpinWait(); } }).start(); total += v;"
+        assert evaluator.evaluate(loop, "if (total == 0) { " + spinner + " } else { total += v; }").status is Status.PASS
+        assert evaluator.evaluate(loop, "total += v;").status is Status.PASS
+        assert server.starts == 2
 
 
 def test_hanging_java_code_times_out(tiny_java: Path) -> None:

@@ -1,5 +1,9 @@
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URL;
@@ -12,7 +16,9 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TimeZone;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -39,46 +45,161 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  *
  * <p>Arguments: {@code --classpath CP [--compile FILE]... [--select CLASS]... [--scan DIR]...}. The
  * edited classes go to a temporary folder that is deleted afterwards, so the work copy is untouched.
+ * With {@code --serve} the JVM stays up and reads one run's arguments a line (see {@link #serve}).
  *
  * <p>Output lines simpilot parses: {@code SIMPILOT-COMPILE-ERROR file:line: key: message},
  * {@code SIMPILOT-FAILED test => exception: message}, {@code SIMPILOT-SUMMARY ...}. Exit codes:
  * 0 all passed, 1 a test failed, 3 compilation failed, 4 no tests found, 2 bad arguments.
  */
 public final class SimpilotJUnit {
+    private static final int TAIL_BYTES = 4000;
+
     private SimpilotJUnit() {}
 
     public static void main(String[] args) throws Exception {
-        String classpath = "";
-        List<String> sources = new ArrayList<>();
-        List<String> classes = new ArrayList<>();
-        List<String> scanRoots = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--classpath" -> classpath = value;
-                case "--compile" -> sources.add(value);
-                case "--select" -> classes.add(value);
-                case "--scan" -> scanRoots.add(value);
-                default -> {
-                    System.out.println("SIMPILOT-USAGE unknown argument " + args[i]);
-                    System.exit(2);
-                }
-            }
-            i++;
-        }
-        if (classpath == null || classpath.isEmpty()) {
-            System.out.println("SIMPILOT-USAGE --classpath is required");
+        Request startup = Request.parse(List.of(args));
+        if (startup.usage != null || startup.classpath.isEmpty()) {
+            System.out.println("SIMPILOT-USAGE " + (startup.usage != null ? startup.usage : "--classpath is required"));
             System.exit(2);
         }
-        Path out = Files.createTempDirectory("simpilot-edited-");
-        int status;
+        if (startup.serve) {
+            serve(startup.classpath);
+            return;
+        }
+        int status = runOnce(startup.classpath, startup);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** One run's arguments: {@code --classpath CP [--compile FILE]... [--select CLASS]... [--scan DIR]... [--serve]}. */
+    private static final class Request {
+        String classpath = "";
+        final List<String> sources = new ArrayList<>();
+        final List<String> classes = new ArrayList<>();
+        final List<String> scanRoots = new ArrayList<>();
+        boolean serve;
+        String usage;
+
+        static Request parse(List<String> args) {
+            Request r = new Request();
+            for (int i = 0; i < args.size(); i++) {
+                String value = i + 1 < args.size() ? args.get(i + 1) : "";
+                switch (args.get(i)) {
+                    case "--classpath" -> r.classpath = value;
+                    case "--compile" -> r.sources.add(value);
+                    case "--select" -> r.classes.add(value);
+                    case "--scan" -> r.scanRoots.add(value);
+                    case "--serve" -> {
+                        r.serve = true;
+                        continue;
+                    }
+                    default -> {
+                        r.usage = "unknown argument " + args.get(i);
+                        return r;
+                    }
+                }
+                i++;
+            }
+            return r;
+        }
+    }
+
+    /**
+     * Resident mode: a warm JVM and compiler for many runs. Each request is one line of
+     * tab-separated arguments ({@code --compile}, {@code --select}, {@code --scan}); its output is
+     * written back followed by {@code SIMPILOT-EXIT status}. Every run gets a fresh class loader,
+     * so no static state survives from one run to the next; system properties and the default
+     * locale and time zone are put back. A run that leaves a thread running says
+     * {@code SIMPILOT-RESTART} (the caller replaces this JVM), and a run that never ends is stopped
+     * by the caller killing this JVM.
+     */
+    private static void serve(String classpath) throws Exception {
+        PrintStream answers = System.out;
+        warmUp();
+        answers.println("SIMPILOT-READY");
+        answers.flush();
+        BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = requests.readLine()) != null) {
+            Request request = Request.parse(line.isEmpty() ? List.of() : List.of(line.split("\t")));
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8);
+            System.setOut(capture);
+            System.setErr(capture);
+            Properties properties = (Properties) System.getProperties().clone();
+            Locale locale = Locale.getDefault();
+            TimeZone zone = TimeZone.getDefault();
+            Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+            int status;
+            try {
+                status = request.usage != null ? usage(request.usage) : runOnce(classpath, request);
+            } catch (Throwable e) {
+                e.printStackTrace(capture);
+                status = 1;
+            } finally {
+                capture.flush();
+                System.setOut(answers);
+                System.setErr(answers);
+                // What a fresh JVM would not carry over: the JVM-wide defaults a run may change
+                System.setProperties(properties);
+                Locale.setDefault(locale);
+                TimeZone.setDefault(zone);
+            }
+            byte[] output = captured.toByteArray();
+            int from = Math.max(0, output.length - TAIL_BYTES);
+            answers.write(output, from, output.length - from);
+            answers.println();
+            if (leftThreads(threads)) {
+                answers.println("SIMPILOT-RESTART a run left threads running");
+            }
+            answers.println("SIMPILOT-EXIT " + status);
+            answers.flush();
+        }
+    }
+
+    /** Load and run the compiler and the launcher once, so that the first real run is not slower than the rest. */
+    private static void warmUp() throws Exception {
+        Path work = Files.createTempDirectory("simpilot-warm-up-");
         try {
-            status = sources.isEmpty() || compile(sources, out.toString(), classpath) ? runTests(out.toString(), classpath, classes, scanRoots) : 3;
+            Path source = work.resolve("SimpilotWarmUp.java");
+            Files.writeString(source, "final class SimpilotWarmUp { int twice(int x) { return 2 * x; } }\n");
+            PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+            PrintStream out = System.out;
+            System.setOut(quiet);
+            try {
+                compile(List.of(source.toString()), work.toString(), work.toString());
+                LauncherFactory.create();
+            } finally {
+                System.setOut(out);
+            }
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /** Whether a run left a thread alive that was not there before it (it could disturb the next run). */
+    private static boolean leftThreads(Set<Thread> before) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive() && !before.contains(t) && !t.isDaemon()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int usage(String why) {
+        System.out.println("SIMPILOT-USAGE " + why);
+        return 2;
+    }
+
+    private static int runOnce(String classpath, Request request) throws Exception {
+        Path out = Files.createTempDirectory("simpilot-edited-");
+        try {
+            boolean compiled = request.sources.isEmpty() || compile(request.sources, out.toString(), classpath);
+            return compiled ? runTests(out.toString(), classpath, request.classes, request.scanRoots) : 3;
         } finally {
             deleteTree(out);
         }
-        System.out.flush();
-        System.exit(status);
     }
 
     private static void deleteTree(Path root) throws IOException {
@@ -119,8 +240,16 @@ public final class SimpilotJUnit {
                 urls.add(new File(entry).toURI().toURL());
             }
         }
-        URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), SimpilotJUnit.class.getClassLoader());
-        Thread.currentThread().setContextClassLoader(loader);
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), SimpilotJUnit.class.getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(loader);
+            return runTests(loader, classes, scanRoots);
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+
+    private static int runTests(ClassLoader loader, List<String> classes, List<String> scanRoots) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String name : classes) {
             try {

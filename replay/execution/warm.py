@@ -1,0 +1,182 @@
+"""Warm test servers: one resident, sandboxed process per work copy that runs many test runs.
+
+Where a repository's tests take a fraction of a second, starting the interpreter or the JVM (and,
+for Java, loading the compiler) is most of a run. A work copy therefore keeps a server that has
+paid for that once:
+
+* :class:`PytestServer` (``pytest_server.py``) forks a fresh child per run from an interpreter
+  that has imported pytest but none of the repository's code;
+* :class:`JUnitServer` (``SimpilotJUnit --serve``) compiles the edited file and runs the tests in
+  a fresh class loader per run.
+
+Both live inside the same sandbox as a one-off run (their CPU limit is per run: the pytest server
+sets it on each child; a JVM that runs past its timeout is killed). A server that times out, dies
+or has served ``MAX_RUNS`` runs is replaced by a new one before the next run, so nothing of one
+run can leak into another beyond what a fresh process would see.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..errors import SimpilotError
+from ..manifest import Manifest
+from .java_runner import toolchain
+from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, kill_group
+
+START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
+GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
+MAX_RUNS = 200
+PYTEST_SERVER = Path(__file__).with_name("pytest_server.py")
+
+
+class _Resident:
+    """A sandboxed process spoken to in lines; started lazily, replaced when it fails."""
+
+    ready_line = b""
+
+    def __init__(self, sandbox: Sandbox, workdir: Path, command: list[str], env: dict[str, str]):
+        self.sandbox, self.workdir, self.command, self.env = sandbox, workdir, command, env
+        self.proc: subprocess.Popen | None = None
+        self.runs = 0
+        self.starts = 0
+        self._buffer = b""
+
+    def _ensure(self) -> subprocess.Popen:
+        if self.proc is not None and (self.proc.poll() is not None or self.runs >= MAX_RUNS):
+            self.close()
+        if self.proc is None:
+            self.proc = self.sandbox.spawn(self.command, self.workdir, self._environment())
+            self.runs, self._buffer = 0, b""
+            self.starts += 1
+            line = self._read_line(time.monotonic() + START_TIMEOUT)
+            if line is None or line.strip() != self.ready_line:
+                self.close()
+                # Before any run and independent of the patched file: the set-up is broken.
+                raise SimpilotError(f"the warm test server ({' '.join(self.command[:2])} ...) did not start in {self.workdir.name}: {line!r}")
+        return self.proc
+
+    def _environment(self) -> dict[str, str]:
+        return self.env
+
+    def _read_line(self, deadline: float) -> bytes | None:
+        """The next line of output, or None at end of output or past ``deadline``."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def _send(self, line: str) -> float:
+        proc = self._ensure()
+        assert proc.stdin is not None
+        self.runs += 1
+        start = time.monotonic()
+        try:
+            proc.stdin.write(line.encode("utf-8") + b"\n")
+            proc.stdin.flush()
+        except OSError:
+            pass  # it died: reading says so
+        return start
+
+    def _gone(self, start: float, timed_out: bool, tail: str) -> ProcessResult:
+        """The result of a run during which the server stopped answering; the server is replaced."""
+        proc = self.proc
+        self.close()
+        code = proc.returncode if proc is not None and proc.returncode is not None and not timed_out else -signal.SIGKILL
+        why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) in the middle of the run"
+        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip())
+
+    def close(self) -> None:
+        if self.proc is not None:
+            kill_group(self.proc)
+            for stream in (self.proc.stdin, self.proc.stdout):
+                if stream is not None:
+                    stream.close()
+            self.proc = None
+
+
+class PytestServer(_Resident):
+    """``python -m pytest ARGS`` in a work copy without the interpreter's start-up."""
+
+    ready_line = b'{"ready": true}'
+
+    def __init__(self, sandbox: Sandbox, workdir: Path, env: dict[str, str]):
+        command = [sys.executable, str(PYTEST_SERVER), *(["--sandboxed"] if sandbox.enabled else [])]
+        super().__init__(sandbox, workdir, command, env)
+        self._scratch: str | None = None
+
+    def _environment(self) -> dict[str, str]:
+        if self.sandbox.enabled:  # /tmp is the sandbox's own
+            return self.env
+        # without a sandbox the server needs a scratch folder of its own, outside the copy
+        self._scratch = tempfile.mkdtemp(prefix="simpilot-pytest-")
+        return {**self.env, "SIMPILOT_SCRATCH": self._scratch}
+
+    def close(self) -> None:
+        super().close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    def run(self, args: list[str], env: dict[str, str], timeout: float) -> ProcessResult:
+        start = self._send(json.dumps({"args": args, "env": env, "timeout": timeout, "cpu": self.sandbox.limits.cpu_seconds}))
+        line = self._read_line(start + timeout + GRACE)
+        if line is None:
+            return self._gone(start, timed_out=self.proc is not None and self.proc.poll() is None, tail="")
+        answer = json.loads(line)
+        return ProcessResult(answer["returncode"], answer["timed_out"], time.monotonic() - start, answer["tail"])
+
+
+class JUnitServer(_Resident):
+    """simpilot's JUnit runner kept warm: compiler, launcher and JIT loaded once."""
+
+    ready_line = b"SIMPILOT-READY"
+
+    def __init__(self, sandbox: Sandbox, workdir: Path, manifest: Manifest):
+        super().__init__(sandbox, workdir, toolchain().server_command(manifest), manifest.test_env())
+
+    def run(self, args: list[str], timeout: float) -> ProcessResult:
+        start = self._send("\t".join(args))
+        lines: list[str] = []
+        restart = False
+        deadline = start + timeout
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                timed_out = self.proc is not None and self.proc.poll() is None
+                return self._gone(start, timed_out, "\n".join(lines[-40:]))
+            text = line.decode("utf-8", "replace")
+            if text.startswith("SIMPILOT-RESTART"):
+                restart = True
+            elif text.startswith("SIMPILOT-EXIT "):
+                result = ProcessResult(int(text.split()[1]), False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:])
+                if restart:
+                    self.close()
+                return result
+            else:
+                lines.append(text)
+
+
+def pytest_args(argv: list[str]) -> list[str] | None:
+    """The arguments of ``argv`` when it is ``<this python> -m pytest ARGS`` (what the pytest
+    server can run), else None."""
+    if len(argv) >= 3 and argv[0] == sys.executable and argv[1:3] == ["-m", "pytest"]:
+        return argv[3:]
+    return None
