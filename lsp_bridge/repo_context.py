@@ -313,13 +313,7 @@ def repository_files(document: Path, language: str) -> tuple[str, dict[str, str]
 def prompt_code(request: CompletionRequest, budget: int = DEFAULT_CONTEXT_CHARS) -> str:
     """The code part of the prompt for ``request``: its repository's other files within
     ``budget`` characters, then the arranged document. ``budget`` 0: the document only."""
-    document = Path(request.path)
-    rel, others = document.name, {}
-    if budget > 0 and document.is_absolute() and document.parent.is_dir():
-        try:
-            rel, others = repository_files(document, request.language)
-        except OSError as exc:  # an unreadable folder on the way: answer from the document alone
-            logger.debug("no repository context for %s: %s", document, exc)
+    rel, others = request_files(request) if budget > 0 else (Path(request.path).name, {})
     return assemble(rel, request.language, request.prefix, request.suffix, others, budget)
 
 
@@ -355,3 +349,18 @@ def _list_sources(root: Path, manifest_path: Path | None, language: str) -> list
                 if not rules.is_test_path(rel):
                     found.append(rel)
     return sorted(found)
+
+
+def request_files(request: CompletionRequest) -> tuple[str, dict[str, str]]:
+    """The document's repository-relative path and its repository's other non-test source
+    files, for the prompt builders. A document that is not a file in a folder (``untitled:``) or
+    an unreadable folder on the way gives its name and no files: the answer then comes from the
+    document alone."""
+    document = Path(request.path)
+    if not (document.is_absolute() and document.parent.is_dir()):
+        return document.name, {}
+    try:
+        return repository_files(document, request.language)
+    except OSError as exc:
+        logger.debug("no repository context for %s: %s", document, exc)
+        return document.name, {}

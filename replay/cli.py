@@ -23,7 +23,7 @@ from .execution.evaluate import Evaluator
 from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog, open_repository, project_root
 from .models_config import resolve_model
-from .pipeline import ReplaySettings, check_sources, open_run, replay_run
+from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
 from .records import Kind, Task
 from .report import build_report, render, to_json
 from .scenarios import read_tasks, write_tasks
@@ -192,7 +192,7 @@ def run_replay(
     own_store = store is None
     store = store or ctx.store()
     try:
-        how = ("bubblewrap" if sandbox.enabled else "none (unsafe)") + ("; tests: full suite" if full_suite else "; tests: selected per task")
+        how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
         open_run(store, settings, tasks, how)
         with Evaluator(catalog, sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"{run_id}") as (bar, tid):
             bar.update(tid, total=len(tasks) * len(presets))
@@ -209,7 +209,7 @@ def run_replay(
 
 @cli.command()
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--model", "-m", required=True, help="oracle, empty, openai-chat:MODEL@URL, or a name from models.toml.")
+@click.option("--model", "-m", required=True, help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.")
 @click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot].")
 @click.option("--run", "run_id", help="Run id [default: MODEL-timestamp].")
 @click.option("--resume", is_flag=True, help="Continue an existing run: skip what is stored, re-ask model errors.")
@@ -294,7 +294,7 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> 
 
 
 @cli.command()
-@click.option("--model", "-m", default="empty", show_default=True, help="oracle, empty, openai-chat:MODEL@URL, or a name from models.toml.")
+@click.option("--model", "-m", default="empty", show_default=True, help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.")
 @click.option("--postprocess", "-p", type=PresetType(), default="simcopilot", show_default=True, help="Preset applied to answers.")
 @click.option("--scenarios", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Scenario files (for the oracle).")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")

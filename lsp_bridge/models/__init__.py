@@ -6,36 +6,77 @@ A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
     {"kind": "empty"}
     {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen2.5-coder",
      "api_key_env": "OPENAI_API_KEY", "timeout": 60, "retries": 3, "max_tokens": 512}
+    {"kind": "openai-completions", "base_url": "http://127.0.0.1:8000/v1", "model": "bigcode/starcoder2-3b",
+     "fim_family": "starcoder"}
+    {"kind": "llamacpp-infill", "base_url": "http://127.0.0.1:8080"}
+    {"kind": "ollama", "base_url": "http://127.0.0.1:11434", "model": "qwen2.5-coder:1.5b-base"}
+
+The HTTP kinds take the settings of :class:`settings.EndpointSettings` and, optionally,
+``cache_db``: the SQLite file of the raw-output store (``cache.py``). ``name`` is ignored (a label
+for people). New kinds register a factory in :data:`FACTORIES`.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .base import CompletionRequest, Model, ModelError
-from .openai_chat import ChatSettings, OpenAIChatModel
+from .cache import CachedModel, RawOutputStore
+from .llamacpp import LlamaCppInfillModel
+from .ollama import OllamaModel
+from .openai_chat import OpenAIChatModel
+from .openai_completions import OpenAICompletionsModel
 from .oracle import OracleModel
+from .remote import RemoteModel
+from .settings import settings_from_spec
 from .simple import EmptyModel
 
-KINDS = ("oracle", "empty", "openai-chat")
+HTTP_KINDS: dict[str, type[RemoteModel]] = {
+    cls.kind: cls for cls in (OpenAIChatModel, OpenAICompletionsModel, LlamaCppInfillModel, OllamaModel)
+}
+_NOT_SETTINGS = frozenset({"name", "cache_db"})
+
+
+def _http_factory(cls: type[RemoteModel]) -> Callable[[dict[str, Any]], Model]:
+    def create(spec: dict[str, Any]) -> Model:
+        model = cls(settings_from_spec(cls.kind, spec, _NOT_SETTINGS))
+        cache_db = spec.get("cache_db")
+        if cache_db is None:
+            return model
+        if not isinstance(cache_db, str) or not cache_db:
+            raise ModelError(f"cache_db must be the path of an SQLite file, not {cache_db!r}")
+        return CachedModel(model, RawOutputStore(Path(cache_db)))
+
+    return create
+
+
+# kind -> factory(spec) -> model. A factory raises ModelError for a spec it cannot use.
+FACTORIES: dict[str, Callable[[dict[str, Any]], Model]] = {
+    "oracle": lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]),
+    "empty": lambda spec: EmptyModel(),
+    **{kind: _http_factory(cls) for kind, cls in HTTP_KINDS.items()},
+}
+KINDS = tuple(FACTORIES)
+
+
+def check_spec(spec: dict[str, Any]) -> None:
+    """Raise ModelError when ``create_model(spec)`` would refuse the spec's kind or settings,
+    without creating anything (no client, no store, no API key needed yet)."""
+    kind = spec.get("kind")
+    if not isinstance(kind, str) or kind not in FACTORIES:
+        raise ModelError(f"unknown model kind {kind!r} (choose from {', '.join(FACTORIES)})")
+    if kind in HTTP_KINDS:
+        settings_from_spec(kind, spec, _NOT_SETTINGS)
 
 
 def create_model(spec: dict[str, Any]) -> Model:
     kind = spec.get("kind")
-    if kind == "oracle":
-        return OracleModel([str(p) for p in spec.get("scenarios", [])])
-    if kind == "empty":
-        return EmptyModel()
-    if kind == "openai-chat":
-        known = {f.name for f in dataclasses.fields(ChatSettings)}
-        unknown = set(spec) - known - {"kind", "name"}
-        if unknown:
-            raise ModelError(f"unknown setting(s) for openai-chat: {', '.join(sorted(unknown))}")
-        if not spec.get("base_url") or not spec.get("model"):
-            raise ModelError("openai-chat needs base_url and model")
-        return OpenAIChatModel(ChatSettings(**{k: v for k, v in spec.items() if k in known}))
-    raise ModelError(f"unknown model kind {kind!r} (choose from {', '.join(KINDS)})")
+    factory = FACTORIES.get(kind) if isinstance(kind, str) else None
+    if factory is None:
+        raise ModelError(f"unknown model kind {kind!r} (choose from {', '.join(FACTORIES)})")
+    return factory(spec)
 
 
-__all__ = ["CompletionRequest", "Model", "ModelError", "create_model", "KINDS"]
+__all__ = ["CompletionRequest", "Model", "ModelError", "check_spec", "create_model", "FACTORIES", "HTTP_KINDS", "KINDS"]

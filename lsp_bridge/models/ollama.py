@@ -1,0 +1,42 @@
+"""``ollama``: Ollama's ``/api/generate``.
+
+- ``suffix`` mode (the default without ``fim_family``): ``prompt`` is the prefix and ``suffix`` the
+  code after the cursor; Ollama applies the model's template (models whose template has no
+  suffix support are refused by Ollama with an error, which becomes a ModelError).
+- ``fim`` mode (the default with ``fim_family``): the family's raw FIM prompt with ``raw: true``,
+  so Ollama applies no template at all.
+
+Generation options go in ``options`` (``temperature``, ``num_predict``, ``stop``); ``stream`` is
+false, so the answer is one JSON object whose ``response`` holds the text. ``base_url`` is the
+server's root, e.g. ``http://127.0.0.1:11434``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import CompletionRequest
+from .remote import Prepared, RemoteModel
+
+
+class OllamaModel(RemoteModel):
+    kind = "ollama"
+    path = "/api/generate"
+    expected = "an Ollama server's root URL (POST /api/generate)"
+
+    def build(self, request: CompletionRequest) -> Prepared:
+        ctx = self.context(request)
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model}
+        if self.mode == "fim":
+            body |= {"prompt": self.fim_text(ctx), "raw": True}
+        else:
+            body |= {"prompt": ctx.full_prefix(), "suffix": ctx.suffix}
+        options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens}
+        if stops := s.stops():
+            options["stop"] = list(stops)
+        body |= {"options": options, "stream": False}
+        return Prepared(self.path, body, body["prompt"])
+
+    def answer(self, data: Any) -> str:
+        return data["response"]

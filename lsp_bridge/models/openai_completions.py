@@ -1,0 +1,43 @@
+"""``openai-completions``: an OpenAI-compatible ``/v1/completions`` endpoint (vLLM, llama.cpp
+server, TGI, LM Studio) for FIM-trained base models.
+
+Two prompt modes (shared/REFERENCE.md §4):
+
+- ``fim``: a raw prompt built from the template of ``fim_family``, with the family's stops. Use it
+  when the server passes the prompt through untouched (vLLM, llama.cpp) — the usual case.
+- ``suffix``: the prefix as ``prompt`` and the code after the cursor in ``suffix``; the server
+  applies the model's template (the OpenAI API's own field; not every server supports it).
+
+Both use the FIM context of ``context``: lines around the cursor within ``context_chars``, the
+repository's other files before them when ``fim_other_files``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import CompletionRequest
+from .remote import Prepared, RemoteModel
+
+
+class OpenAICompletionsModel(RemoteModel):
+    kind = "openai-completions"
+    path = "/completions"
+    expected = "an OpenAI-compatible API ending in /v1 (POST /completions)"
+
+    def build(self, request: CompletionRequest) -> Prepared:
+        ctx = self.context(request)
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model}
+        if self.mode == "fim":
+            body["prompt"] = self.fim_text(ctx)
+        else:
+            body["prompt"] = ctx.full_prefix()
+            body["suffix"] = ctx.suffix
+        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, "stream": False}
+        if stops := s.stops():
+            body["stop"] = list(stops)
+        return Prepared(self.path, body, body["prompt"])
+
+    def answer(self, data: Any) -> str:
+        return data["choices"][0]["text"]
