@@ -6,9 +6,11 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 
 from .options import BridgeOptions
 from .server import build_server
+from .trace import TraceWriter
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -16,13 +18,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model-json", default='{"kind": "empty"}', help="default model spec (JSON object)")
     parser.add_argument("--postprocess", default=None, help="post-processing preset applied to answers")
     parser.add_argument("--log-file", default=None, help="write the server's log here (stdout is the protocol)")
+    parser.add_argument("--record", default=None, help="append what the editor sends and the server answers to this trace file (JSONL)")
     args = parser.parse_args(argv)
     if args.log_file:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    server = build_server(BridgeOptions(model=json.loads(args.model_json), postprocess=args.postprocess))
-    server.start_io()
+    trace = TraceWriter(Path(args.record)) if args.record else None
+    server = build_server(BridgeOptions(model=json.loads(args.model_json), postprocess=args.postprocess), trace)
+    try:
+        server.start_io()
+    finally:
+        if trace is not None:
+            trace.close()
 
 
 if __name__ == "__main__":

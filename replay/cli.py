@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Collection
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,10 +25,13 @@ from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog, open_repository, project_root
 from .models_config import resolve_model
 from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
+from .recordings import read_recordings, record as record_answers
 from .records import Kind, Task
 from .report import build_report, render, to_json
 from .scenarios import read_tasks, write_tasks
+from .session import run_session
 from .store import Store
+from .trace_replay import render as render_trace, replay_trace
 from .validate import mark_validated
 
 err = Console(stderr=True, soft_wrap=True)
@@ -175,9 +179,15 @@ def _load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
 def run_replay(
     ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
     jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
-    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False,
+    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
+    only: Collection[str] | None = None,
 ) -> str:
+    """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
+    outcomes; with ``session`` the answers are asked as a developer typing down each file would
+    get them (``session.py``) before they are judged as usual."""
     tasks = _load_tasks(scenarios)
+    if only is not None:
+        tasks = [t for t in tasks if t.id in only]
     catalog = RepoCatalog([open_repository(p) for p in repo_paths])
     check_sources(tasks, catalog)
     spec = resolve_model(model, models_file, list(scenarios))
@@ -194,6 +204,8 @@ def run_replay(
     try:
         how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
         open_run(store, settings, tasks, how)
+        if session:
+            _ask_as_a_session(store, settings, tasks, catalog)
         with Evaluator(catalog, sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"{run_id}") as (bar, tid):
             bar.update(tid, total=len(tasks) * len(presets))
             asyncio.run(replay_run(store, evaluator, tasks, settings, lambda: bar.advance(tid)))
@@ -207,8 +219,19 @@ def run_replay(
     return run_id
 
 
+def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task], catalog: RepoCatalog) -> None:
+    """Ask every task not yet answered as part of a typing session over its file; the normal
+    replay then finds the answers stored and only judges them."""
+    answered = {task_id for task_id, c in store.completions(settings.run_id).items() if c.ok}
+    roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
+    init_options = {"model": settings.model_spec, "postprocess": None}
+    err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
+    asyncio.run(run_session(settings.server_command, init_options, tasks, roots, log=settings.log, skip=answered,
+                            concurrency=settings.concurrency, on_completion=lambda c: store.add_completion(settings.run_id, c)))
+
+
 @cli.command()
-@click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("scenarios", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--model", "-m", required=True, help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.")
 @click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot].")
 @click.option("--run", "run_id", help="Run id [default: MODEL-timestamp].")
@@ -219,15 +242,36 @@ def run_replay(
 @click.option("--server-command", help="Language server to drive instead of simpilot's bridge (a shell-style command line).")
 @click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the tests selected per task.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
+@click.option("--session", is_flag=True, help="Ask as a developer typing down each file would: one open document per file, edited between requests.")
+@click.option("--trace", "trace", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Instead of SCENARIOS: replay an editor trace (serve --record) and compare MODEL's answers with what was accepted.")
+@click.option("--json", "as_json", is_flag=True, help="With --trace: print the comparison as JSON.")
 @pass_context
-def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite, unsafe_no_sandbox) -> None:
-    """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers."""
+def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite,
+           unsafe_no_sandbox, session, trace, as_json) -> None:
+    """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers (or,
+    with --trace, for every request a developer accepted in a recorded editor session)."""
     import shlex
 
+    command = tuple(shlex.split(server_command or "")) or tuple(bridge_command())
+    if trace is not None:
+        if scenarios:
+            raise SimpilotError("give either scenario files or --trace, not both")
+        spec = resolve_model(model, models_file, [])
+        roots = [open_repository(p).root for p in repo_paths]
+        options = {"model": spec, "postprocess": presets[0] if presets else "simcopilot"}
+        report = asyncio.run(replay_trace(trace, command, options, roots, log=ctx.db.parent / "trace-replay.bridge.log"))
+        if as_json:
+            click.echo(json.dumps(report.to_json(), indent=2))
+        else:
+            render_trace(report, out)
+        return
+    if not scenarios:
+        raise SimpilotError("give scenario files (see 'simpilot mark'), or --trace FILE")
     run_id = run_replay(
         ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
-        repo_paths=repo_paths, models_file=models_file, server_command=tuple(shlex.split(server_command or "")),
-        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite,
+        repo_paths=repo_paths, models_file=models_file, server_command=command,
+        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session,
     )
     store = ctx.store()
     render(build_report(store, [run_id]), out)
@@ -270,7 +314,8 @@ def report(ctx: Context, runs: tuple[str, ...], as_json: bool) -> None:
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
 @pass_context
 def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> None:
-    """Replay the bundled scenarios with the oracle and the empty model, then report."""
+    """Replay the bundled scenarios with the oracle and the empty model, and a real model's
+    recorded answers (scenarios/recordings/), then report."""
     scenario_dir = project_root() / "scenarios"
     scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
     if not scenarios:
@@ -284,10 +329,41 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> 
             err.print(f"[bold]{model}[/]: {sum(1 for s in scenarios for _ in read_tasks(s))} tasks from {len(scenarios)} repositories")
             ids.append(run_replay(ctx, scenarios, model, ("simcopilot",), run_id=run_id, resume=False, jobs=jobs,
                                   unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite))
+        for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
+            # a real model's recorded answers: raw and post-processed, on the tasks it was asked
+            recorded = {a.task_id for a in read_recordings(folder)}
+            if not recorded:
+                continue
+            run_id = f"demo-{folder.name}"
+            store.delete_run(run_id)
+            err.print(f"[bold]{folder.name}[/] (recorded answers): {len(recorded)} tasks")
+            ids.append(run_replay(ctx, scenarios, f"recorded:{folder}", ("none", "simcopilot"), run_id=run_id, resume=False,
+                                  jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite, only=recorded))
         render(build_report(store, ids), out)
     finally:
         store.close()
-    err.print(f"results stored in {ctx.db}; 'simpilot report demo-oracle demo-empty --json' prints them as JSON")
+    err.print(f"results stored in {ctx.db}; 'simpilot report {' '.join(ids)} --json' prints them as JSON")
+
+
+# -- record -----------------------------------------------------------------------------------
+
+
+@cli.command("record")
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--model", "-m", required=True, help="The model to record (as for replay).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="Recording folder, e.g. scenarios/recordings/NAME.")
+@click.option("--per-repo", type=click.IntRange(1, None), help="Record a deterministic sample of N tasks per repository (both kinds) [default: all].")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is; bundled ones are found by name.")
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run without bubblewrap (nothing is executed when recording).")
+@pass_context
+def record_command(ctx: Context, scenarios, model, out_dir, per_repo, repo_paths, models_file, unsafe_no_sandbox) -> None:
+    """Record MODEL's raw answers to the tasks of SCENARIOS, to replay later with
+    --model recorded:FOLDER (resumes: recorded tasks are skipped)."""
+    summary = record_answers(scenarios, model, out_dir, per_repo=per_repo, db=ctx.db, models_file=models_file,
+                             repo_paths=repo_paths, unsafe_no_sandbox=unsafe_no_sandbox, say=lambda line: err.print(line))
+    errors = f"; {len(summary.errors)} model error(s), asked again on the next call (e.g. {summary.errors[0]})" if summary.errors else ""
+    err.print(f"{summary.recorded} answer(s) recorded, {summary.skipped} already there, in {summary.folder}{errors}")
 
 
 # -- serve ------------------------------------------------------------------------------------
@@ -299,13 +375,15 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> 
 @click.option("--scenarios", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Scenario files (for the oracle).")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--log-file", type=click.Path(dir_okay=False), help="Write the server log here.")
-def serve(model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None) -> None:
+@click.option("--record", "record", type=click.Path(dir_okay=False), help="Append what the editor sends (and the answers) to this trace file, for 'replay --trace'.")
+def serve(model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None, record: str | None) -> None:
     """Run the LSP bridge on stdio for an editor (textDocument/inlineCompletion)."""
     from lsp_bridge.__main__ import main as bridge_main
 
     spec = resolve_model(model, models_file, list(scenarios))
     args = ["--model-json", json.dumps(spec), "--postprocess", postprocess]
-    bridge_main(args + (["--log-file", log_file] if log_file else []))
+    args += ["--log-file", log_file] if log_file else []
+    bridge_main(args + (["--record", record] if record else []))
 
 
 def main() -> None:

@@ -3,6 +3,8 @@
 It speaks plain LSP over stdio (pygls's client), so it drives simpilot's bridge or any other
 server that answers ``textDocument/inlineCompletion``. Documents are opened, asked about and
 closed one task at a time per URI; different files are asked concurrently.
+Session and trace replay instead hold a document open and edit it between requests
+(:meth:`BridgeClient.open_document`), as an editor does.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import asyncio
 import sys
 import time
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +116,20 @@ class BridgeClient:
                 error = "the language server answered no completion item"
             return raw, error, latency
 
+    @asynccontextmanager
+    async def open_document(self, uri: str, language: str, text: str) -> AsyncIterator[OpenDocument]:
+        """Keep one document open for several requests (session replay, trace replay): didOpen
+        now, didClose on leaving. Other requests for ``uri`` wait until then."""
+        async with self._locks[uri]:
+            self._version += 1
+            doc = types.TextDocumentItem(uri=uri, language_id=language, version=self._version, text=text)
+            self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=doc))
+            try:
+                yield OpenDocument(self, uri)
+            finally:
+                if not self.client.stopped:
+                    self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+
     async def _stop(self) -> None:
         try:
             await self.client.stop()
@@ -128,6 +146,44 @@ class BridgeClient:
             except Exception:
                 pass
         await self._stop()
+
+
+class OpenDocument:
+    """A document held open by :meth:`BridgeClient.open_document`: change it and ask about it."""
+
+    def __init__(self, bridge: BridgeClient, uri: str):
+        self.bridge = bridge
+        self.uri = uri
+
+    def change(self, changes: list[types.TextDocumentContentChangeEvent]) -> None:
+        """One didChange notification carrying ``changes`` (incremental or whole-document)."""
+        self.bridge._version += 1
+        doc = types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.bridge._version)
+        self.bridge.client.text_document_did_change(types.DidChangeTextDocumentParams(text_document=doc, content_changes=changes))
+
+    async def ask(self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked) -> tuple[str | None, str | None, float]:
+        """``(raw text, error, latency in ms)`` for one request at ``cursor``, with the same error
+        rules as :meth:`BridgeClient.complete`."""
+        client = self.bridge.client
+        params = types.InlineCompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=self.uri),
+            position=types.Position(line=cursor.line, character=cursor.character),
+            context=types.InlineCompletionContext(trigger_kind=trigger_kind),
+        )
+        start = time.perf_counter()
+        try:
+            result = await asyncio.wait_for(client.text_document_inline_completion_async(params), REQUEST_TIMEOUT_S)
+            raw, error = _first_insert_text(result), None
+        except asyncio.TimeoutError:
+            raw, error = None, f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
+        except Exception as exc:  # a JSON-RPC error response, or the server died
+            if client.stopped:
+                raise SimpilotError(f"the language server exited: {exc}; results so far are stored, resume with --resume") from None
+            raw, error = None, str(exc) or type(exc).__name__
+        latency = (time.perf_counter() - start) * 1000
+        if raw is None and error is None:
+            error = "the language server answered no completion item"
+        return raw, error, latency
 
 
 def _first_insert_text(result: object) -> str | None:

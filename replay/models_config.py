@@ -55,11 +55,13 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
     elif sep and kind in HTTP_KINDS and "@" in rest:
         model, _, url = rest.rpartition("@")
         spec = {"kind": kind, "model": model, "base_url": url}
+    elif sep and kind == "recorded" and rest:
+        spec = {"kind": "recorded", "folder": str(Path(rest).resolve())}
     else:
         path = config or Path("models.toml")
         if not path.exists():
             inline = ", ".join(f"{k}:MODEL@URL" for k in HTTP_KINDS)
-            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, {inline}, or define it in {path}")
+            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, {inline}, recorded:FOLDER, or define it in {path}")
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
         except tomllib.TOMLDecodeError as exc:

@@ -4,6 +4,7 @@ A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
 
     {"kind": "oracle", "scenarios": ["scenarios/lpsolve.jsonl"]}
     {"kind": "empty"}
+    {"kind": "recorded", "folder": "scenarios/recordings/smollm2"}   # a model's answers recorded earlier
     {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen2.5-coder",
      "api_key_env": "OPENAI_API_KEY", "timeout": 60, "retries": 3, "max_tokens": 512}
     {"kind": "openai-completions", "base_url": "http://127.0.0.1:8000/v1", "model": "bigcode/starcoder2-3b",
@@ -29,6 +30,7 @@ from .ollama import OllamaModel
 from .openai_chat import OpenAIChatModel
 from .openai_completions import OpenAICompletionsModel
 from .oracle import OracleModel
+from .recorded import RecordedModel
 from .remote import RemoteModel
 from .settings import settings_from_spec
 from .simple import EmptyModel
@@ -56,6 +58,7 @@ def _http_factory(cls: type[RemoteModel]) -> Callable[[dict[str, Any]], Model]:
 FACTORIES: dict[str, Callable[[dict[str, Any]], Model]] = {
     "oracle": lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]),
     "empty": lambda spec: EmptyModel(),
+    "recorded": lambda spec: RecordedModel(str(spec.get("folder") or "")),
     **{kind: _http_factory(cls) for kind, cls in HTTP_KINDS.items()},
 }
 KINDS = tuple(FACTORIES)

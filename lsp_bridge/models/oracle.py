@@ -8,13 +8,13 @@ that matches no task is an error, so a replay that opened the wrong text is caug
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from pathlib import Path
 
 from replay.records import Task
 from replay.scenarios import document_text, read_tasks
 
 from .base import CompletionRequest, ModelError
+from .task_lookup import PositionIndex, no_match
 
 
 class OracleModel:
@@ -23,10 +23,10 @@ class OracleModel:
     def __init__(self, scenarios: list[str]):
         if not scenarios:
             raise ModelError("the oracle needs the scenario files whose ground truth it answers")
-        self._by_position: dict[tuple[int, int], list[Task]] = defaultdict(list)
+        self._tasks: PositionIndex[Task] = PositionIndex()
         for path in scenarios:
             for task in read_tasks(Path(path)):
-                self._by_position[(task.cursor.line, task.cursor.character)].append(task)
+                self._tasks.add(task.path, task.cursor.line, task.cursor.character, task)
         self._files: dict[str, tuple[bytes, str] | None] = {}
 
     def _file(self, path: str) -> tuple[bytes, str] | None:
@@ -40,18 +40,17 @@ class OracleModel:
         return self._files[path]
 
     def _matches(self, task: Task, request: CompletionRequest) -> bool:
-        if request.path != task.path and not request.path.endswith("/" + task.path):
-            return False
+        """The request's text is the task's document made from the file on disk."""
         on_disk = self._file(request.path)
         if on_disk is None or on_disk[1] != task.file_sha256:
             return False
         return request.text == document_text(task, on_disk[0])
 
     async def complete(self, request: CompletionRequest) -> str:
-        for task in self._by_position.get((request.line, request.character), []):
+        for task in self._tasks.candidates(request):
             if self._matches(task, request):
                 return task.ground_truth
-        raise ModelError(f"oracle: no task at {request.path}:{request.line + 1}:{request.character + 1} for this document")
+        raise no_match(self.name, request)
 
     async def aclose(self) -> None:
         return None

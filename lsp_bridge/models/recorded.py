@@ -1,0 +1,46 @@
+"""``recorded``: answers with a model's raw outputs recorded earlier (``replay/recordings.py``).
+
+A real model's answers, replayed without the model: the same messy text every time, so a run
+over them reproduces its outcomes bit for bit on any machine. Like the oracle it learns the task
+from what an editor sends — the document's path, the cursor, and the SHA-256 of the document's
+text — and a request no recorded answer was given for is an error, never a guess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.errors import SimpilotError
+from replay.recordings import RecordedAnswer, read_recordings
+
+from .base import CompletionRequest, ModelError
+from .task_lookup import PositionIndex, no_match, text_sha256
+
+
+class RecordedModel:
+    def __init__(self, folder: str):
+        if not folder:
+            raise ModelError("the recorded model needs the folder of a recording (e.g. scenarios/recordings/smollm2)")
+        try:
+            answers = read_recordings(Path(folder))
+        except SimpilotError as exc:
+            raise ModelError(str(exc)) from None
+        if not answers:
+            raise ModelError(f"the recording folder {folder} holds no answers: record some first (replay.recordings.record)")
+        self.name = f"recorded:{Path(folder).name}"
+        self._answers: PositionIndex[RecordedAnswer] = PositionIndex()
+        for answer in answers:
+            self._answers.add(answer.path, answer.line, answer.character, answer)
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    async def complete(self, request: CompletionRequest) -> str:
+        digest = text_sha256(request.text)
+        for answer in self._answers.candidates(request):
+            if answer.document_sha256 == digest:
+                return answer.raw
+        raise no_match(self.name, request)
+
+    async def aclose(self) -> None:
+        return None

