@@ -23,3 +23,16 @@ def tiny_repo(tmp_path: Path) -> Path:
     target = tmp_path / "tinyrepo"
     shutil.copytree(DATA / "tinyrepo", target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
+
+
+def tiny_scenario(repo: Path, folder: Path, per_kind: int):
+    """Candidate tasks of a tiny repository (unvalidated, overlapping ones included) written to a
+    scenario file in ``folder``: ``(tasks, path)``."""
+    from replay.manifest import open_repository
+    from replay.marking import mark_repository
+    from replay.scenarios import write_tasks
+
+    tasks = mark_repository(open_repository(repo), seed=0, per_kind=per_kind).tasks
+    path = folder / f"{repo.name}.jsonl"
+    write_tasks(path, tasks)
+    return tasks, path

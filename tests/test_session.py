@@ -19,8 +19,9 @@ from replay.client import BridgeClient
 from replay.manifest import open_repository
 from replay.marking import mark_repository
 from replay.records import Kind
-from replay.scenarios import document_text, write_tasks
+from replay.scenarios import document_text
 from replay.session import _SyncedDocument, hole_removal, hole_restoration, replay_session, session_order
+from tests.conftest import tiny_scenario
 
 # A bridge whose "logged-oracle" model answers like the oracle and appends each request's
 # document to a JSONL file, so the test can compare it with the task's expected document.
@@ -51,9 +52,7 @@ main(sys.argv[1:])
 @pytest.fixture
 def marked(tiny_repo: Path, tmp_path: Path):
     """Unvalidated candidate tasks of the tiny repository (overlapping ones included) and their scenario file."""
-    tasks = mark_repository(open_repository(tiny_repo), seed=0, per_kind=20).tasks
-    scenario = tmp_path / "tiny.jsonl"
-    write_tasks(scenario, tasks)
+    tasks, scenario = tiny_scenario(tiny_repo, tmp_path, per_kind=20)
     return tiny_repo, tasks, scenario
 
 

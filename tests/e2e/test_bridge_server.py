@@ -10,9 +10,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from replay.manifest import open_repository
-from replay.marking import mark_repository
-from replay.scenarios import document_text, write_tasks
+from replay.scenarios import document_text
+from tests.conftest import tiny_scenario
 
 pytestmark = pytest.mark.e2e
 
@@ -43,9 +42,7 @@ async def ask(client: LanguageClient, uri: str, text: str, line: int, character:
 
 @pytest.fixture
 def scenario(tiny_repo: Path, tmp_path: Path):
-    tasks = mark_repository(open_repository(tiny_repo), seed=0, per_kind=3).tasks
-    path = tmp_path / "tiny.jsonl"
-    write_tasks(path, tasks)
+    tasks, path = tiny_scenario(tiny_repo, tmp_path, per_kind=3)
     return tiny_repo, path, tasks
 
 

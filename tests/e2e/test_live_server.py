@@ -19,9 +19,8 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from lsp_bridge.trace import read_trace
-from replay.manifest import open_repository
-from replay.marking import mark_repository
-from replay.scenarios import document_text, write_tasks
+from replay.scenarios import document_text
+from tests.conftest import tiny_scenario
 
 pytestmark = pytest.mark.e2e
 
@@ -117,9 +116,7 @@ async def test_cancel_request_stops_a_running_completion(slow_model: dict) -> No
 
 @pytest.fixture
 def scenario(tiny_repo: Path, tmp_path: Path):
-    tasks = mark_repository(open_repository(tiny_repo), seed=0, per_kind=2).tasks
-    path = tmp_path / "tiny.jsonl"
-    write_tasks(path, tasks)
+    tasks, path = tiny_scenario(tiny_repo, tmp_path, per_kind=2)
     return tiny_repo, path, tasks
 
 
