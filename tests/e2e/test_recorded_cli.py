@@ -46,7 +46,7 @@ def endpoint() -> Iterator[str]:
 
 @pytest.fixture
 def marked(tiny_repo: Path, tmp_path: Path) -> Path:
-    result = simpilot("mark", str(tiny_repo), "--out", str(tmp_path / "scenarios"), "--per-kind", "2", "--jobs", "2")
+    result = simpilot("mark", str(tiny_repo), "--out", str(tmp_path / "scenarios"), "--per-kind", "1", "--jobs", "2")
     assert result.returncode == 0, result.stderr
     return tmp_path / "scenarios" / "tinyrepo.jsonl"
 
