@@ -13,7 +13,6 @@ are skipped, and a repository interrupted half-way continues from the store unde
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,7 @@ from .errors import SimpilotError
 from .manifest import RepoCatalog, open_repository
 from .models_config import resolve_model
 from .records import Completion, Kind, Task
-from .scenarios import document_text, file_digest, read_tasks, write_tasks
+from .scenarios import document_text, file_digest, parse_lines, read_tasks, write_lines, write_tasks
 from .store import Store
 
 DEFAULT_DB = Path("runs/recordings.db")
@@ -104,15 +103,7 @@ def read_recording_file(path: Path) -> list[RecordedAnswer]:
         return []
     except (OSError, UnicodeDecodeError) as exc:
         raise SimpilotError(f"cannot read the recording {path} ({exc})") from None
-    answers = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            answers.append(RecordedAnswer.from_dict(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SimpilotError(f"{path}:{n}: not a recorded answer ({exc}); delete the line and record again") from None
-    return answers
+    return parse_lines(path, lines, RecordedAnswer.from_dict, "not a recorded answer", "delete the line and record again")
 
 
 def read_recordings(folder: Path) -> list[RecordedAnswer]:
@@ -123,13 +114,7 @@ def read_recordings(folder: Path) -> list[RecordedAnswer]:
 
 
 def write_recording_file(path: Path, answers: Iterable[RecordedAnswer]) -> None:
-    """Write atomically (a crash leaves the old file or the new one, never half of one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        for answer in answers:
-            fh.write(json.dumps(answer.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
-    tmp.replace(path)
+    write_lines(path, (answer.to_dict() for answer in answers))
 
 
 def sample_tasks(tasks: Sequence[Task], per_repo: int) -> list[Task]:

@@ -8,19 +8,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .errors import SimpilotError
 from .records import Kind, Task
 
+T = TypeVar("T")
+
 
 def write_tasks(path: Path, tasks: Iterable[Task]) -> None:
+    write_lines(path, (task.to_dict() for task in tasks))
+
+
+def write_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """One JSON object a line with sorted keys (the same records give the same bytes), written
+    atomically: a crash leaves the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        for task in tasks:
-            fh.write(json.dumps(task.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
     tmp.replace(path)
 
 
@@ -31,15 +40,21 @@ def read_tasks(path: Path) -> list[Task]:
         raise SimpilotError(f"scenario file {path} does not exist: run 'simpilot mark REPO' to create it") from None
     except UnicodeDecodeError:
         raise SimpilotError(f"scenario file {path} is not UTF-8 text") from None
-    tasks = []
+    return parse_lines(path, lines, Task.from_dict, "not a task record", "re-create the file with 'simpilot mark'")
+
+
+def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: str, fix: str) -> list[T]:
+    """One record per non-blank JSON line of ``path``; a bad line is an error naming its number,
+    ``what`` it is not and how to ``fix`` it."""
+    records = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            tasks.append(Task.from_dict(json.loads(line)))
+            records.append(parse(json.loads(line)))
         except (ValueError, KeyError, TypeError) as exc:
-            raise SimpilotError(f"{path}:{n}: not a task record ({exc}); re-create the file with 'simpilot mark'") from None
-    return tasks
+            raise SimpilotError(f"{path}:{n}: {what} ({exc}); {fix}") from None
+    return records
 
 
 def file_digest(paths: Iterable[Path]) -> str:
