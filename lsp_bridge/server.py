@@ -30,7 +30,7 @@ from replay import __version__
 from .conversions import lsp_inline_items, lsp_request
 from .models import Model, ModelError, create_model
 from .options import BridgeOptions, merge_options
-from .trace import TraceWriter
+from .trace import TraceWriter, json_changes
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def build_server(defaults: BridgeOptions | None = None, trace: TraceWriter | Non
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: BridgeServer, params: types.DidChangeTextDocumentParams) -> None:
         if ls.trace is not None:
-            changes = [_change(c) for c in params.content_changes]
+            changes = json_changes(params.content_changes)
             ls.record("change", uri=params.text_document.uri, version=params.text_document.version, changes=changes)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -179,15 +179,6 @@ async def _answer(ls: BridgeServer, params: types.InlineCompletionParams) -> str
         ctx = HoleContext(request.language, request.prefix, request.suffix)
         text = run_preset(ls.options.postprocess, text, ctx).text
     return text
-
-
-def _change(change: types.TextDocumentContentChangeEvent) -> dict[str, Any]:
-    """A content change as plain JSON: ``range`` None for a whole-document replacement."""
-    span = getattr(change, "range", None)
-    if span is None:
-        return {"range": None, "text": change.text}
-    point = lambda p: {"line": p.line, "character": p.character}  # noqa: E731
-    return {"range": {"start": point(span.start), "end": point(span.end)}, "text": change.text}
 
 
 def _text_of(item: Any) -> str | None:

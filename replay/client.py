@@ -91,30 +91,8 @@ class BridgeClient:
     async def complete(self, uri: str, language: str, text: str, cursor: Position) -> tuple[str | None, str | None, float]:
         """``(raw text, error, latency in ms)`` for one request at ``cursor`` of a document
         holding ``text``. Errors from the server are returned, not raised; a dead server raises."""
-        async with self._locks[uri]:
-            self._version += 1
-            doc = types.TextDocumentItem(uri=uri, language_id=language, version=self._version, text=text)
-            self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=doc))
-            params = types.InlineCompletionParams(
-                text_document=types.TextDocumentIdentifier(uri=uri),
-                position=types.Position(line=cursor.line, character=cursor.character),
-                context=types.InlineCompletionContext(trigger_kind=types.InlineCompletionTriggerKind.Invoked),
-            )
-            start = time.perf_counter()
-            try:
-                result = await asyncio.wait_for(self.client.text_document_inline_completion_async(params), REQUEST_TIMEOUT_S)
-                raw, error = _first_insert_text(result), None
-            except asyncio.TimeoutError:
-                raw, error = None, f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
-            except Exception as exc:  # a JSON-RPC error response, or the server died
-                if self.client.stopped:
-                    raise SimpilotError(f"the language server exited: {exc}; results so far are stored, resume with --resume") from None
-                raw, error = None, str(exc) or type(exc).__name__
-            latency = (time.perf_counter() - start) * 1000
-            self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
-            if raw is None and error is None:
-                error = "the language server answered no completion item"
-            return raw, error, latency
+        async with self.open_document(uri, language, text) as document:
+            return await document.ask(cursor)
 
     @asynccontextmanager
     async def open_document(self, uri: str, language: str, text: str) -> AsyncIterator[OpenDocument]:

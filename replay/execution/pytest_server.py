@@ -94,7 +94,6 @@ def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str) -> None:
         os.environ.update(env)
         sys.path[0] = cwd  # what ``python -m`` puts first
         sys.argv = [pytest.__file__, *args]
-        _cache_rewritten_tests()
         code = int(pytest.main(args))
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
@@ -210,6 +209,7 @@ if __name__ == "__main__":
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     _preload_plugins()
+    _cache_rewritten_tests()  # installed once here, inherited by every run
     _precompile(os.getcwd())
     gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
     answers.write('{"ready": true}\n')
