@@ -55,13 +55,15 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
     elif sep and kind in HTTP_KINDS and "@" in rest:
         model, _, url = rest.rpartition("@")
         spec = {"kind": kind, "model": model, "base_url": url}
+    elif kind == "noisy-oracle" and (not sep or rest.isdigit()):
+        spec = {"kind": "noisy-oracle", "seed": int(rest or 0)}
     elif sep and kind == "recorded" and rest:
         spec = {"kind": "recorded", "folder": str(Path(rest).resolve())}
     else:
         path = config or Path("models.toml")
         if not path.exists():
             inline = ", ".join(f"{k}:MODEL@URL" for k in HTTP_KINDS)
-            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, {inline}, recorded:FOLDER, or define it in {path}")
+            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}")
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
         except tomllib.TOMLDecodeError as exc:
@@ -73,7 +75,7 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
         if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
             spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
     check_spec(name, spec)
-    if spec.get("kind") == "oracle":
+    if spec.get("kind") in ("oracle", "noisy-oracle"):
         spec["scenarios"] = [str(p.resolve()) for p in scenarios]
     return spec
 

@@ -33,7 +33,7 @@ def test_ground_truth_is_returned_unchanged(preset: str) -> None:
     broken = []
     for task in TASKS:
         _, ctx = hole_context(task, _original(task))
-        for raw in (task.ground_truth, f"Here is the code:\n```python\n{task.ground_truth}\n```"):
+        for raw in (task.ground_truth, f"Here is the code:\n```{task.language}\n{task.ground_truth}\n```"):
             got = run_preset(preset, raw, ctx).text
             if got != task.ground_truth:
                 broken.append((task.id, raw[:40], got[:80]))

@@ -4,6 +4,7 @@ A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
 
     {"kind": "oracle", "scenarios": ["scenarios/lpsolve.jsonl"]}
     {"kind": "empty"}
+    {"kind": "noisy-oracle", "seed": 0, "scenarios": [...]}          # the ground truth, corrupted as models do
     {"kind": "recorded", "folder": "scenarios/recordings/smollm2"}   # a model's answers recorded earlier
     {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen2.5-coder",
      "api_key_env": "OPENAI_API_KEY", "timeout": 60, "retries": 3, "max_tokens": 512}
@@ -29,6 +30,7 @@ from .llamacpp import LlamaCppInfillModel
 from .ollama import OllamaModel
 from .openai_chat import OpenAIChatModel
 from .openai_completions import OpenAICompletionsModel
+from .noisy_oracle import NoisyOracleModel
 from .oracle import OracleModel
 from .recorded import RecordedModel
 from .remote import RemoteModel
@@ -54,9 +56,17 @@ def _http_factory(cls: type[RemoteModel]) -> Callable[[dict[str, Any]], Model]:
     return create
 
 
+def _seed(spec: dict[str, Any]) -> int:
+    seed = spec.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ModelError(f"noisy-oracle: seed must be an integer, not {seed!r}")
+    return seed
+
+
 # kind -> factory(spec) -> model. A factory raises ModelError for a spec it cannot use.
 FACTORIES: dict[str, Callable[[dict[str, Any]], Model]] = {
     "oracle": lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]),
+    "noisy-oracle": lambda spec: NoisyOracleModel([str(p) for p in spec.get("scenarios", [])], _seed(spec)),
     "empty": lambda spec: EmptyModel(),
     "recorded": lambda spec: RecordedModel(str(spec.get("folder") or "")),
     **{kind: _http_factory(cls) for kind, cls in HTTP_KINDS.items()},

@@ -49,6 +49,12 @@ class PositionIndex(Generic[T]):
             if same_path(request.path, path):
                 yield entry
 
+    def entries(self) -> Iterator[T]:
+        """Every entry, in the order they were added within each position."""
+        for at in self._at.values():
+            for _, entry in at:
+                yield entry
+
     def __len__(self) -> int:
         return self._count
 

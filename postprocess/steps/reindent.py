@@ -7,8 +7,9 @@ Which frame the model wrote in is inferred from the answer itself:
 * first line indented: the model indented everything itself, relative to that first line;
 * first line flush, later lines at or beyond the hole's column: already absolute (what a FIM model
   writes, and what the ground truth looks like), left as is;
-* first line flush, later statements at column 0 (or a block opener whose body is not deeper than
-  the hole): a snippet written from column 0, shifted by the hole's indentation.
+* first line flush, later statements left of the hole: a snippet written in a shallower frame
+  (often column 0; for a block opener, one indentation unit left of its body), shifted so that
+  the first line sits at the hole; new top-level code (``def`` at column 0) is left alone.
 
 Lines inside triple-quoted strings are data and are never moved; tabs in indentation become spaces
 when the file indents with spaces.
@@ -21,6 +22,7 @@ import re
 from ..context import HoleContext
 from ..pyscan import scan
 
+INDENT_UNIT = 4
 _TOP_LEVEL = re.compile(r"^(?:def |class |async def |@|if __name__)")
 
 
@@ -54,10 +56,12 @@ def reindent(text: str, ctx: HoleContext) -> str:
         opens_block = first_body.split("#", 1)[0].rstrip().endswith(":")
         if lowest >= hole:
             base = 0 if opens_block and measured[0][1] <= hole else hole
-        elif lowest == 0 and not any(_TOP_LEVEL.match(lines[k]) for k, w in measured if w == 0):
-            base = 0
+        elif opens_block:  # a block opener whose body sits left of the hole: written from column 0
+            base = max(0, lowest - INDENT_UNIT)
+        elif lowest == 0 and any(_TOP_LEVEL.match(lines[k]) for k, w in measured if w == 0):
+            base = hole  # the model went on to write new top-level code: not ours to move
         else:
-            base = hole
+            base = lowest
     shift = hole - base
     use_spaces = "\t" not in ctx.indent
     out = [first_body]

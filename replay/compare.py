@@ -1,0 +1,240 @@
+"""Comparing post-processing presets on one run's stored raw answers (``simpilot compare``).
+
+The model is never asked again: every preset, and every preset with one of its steps left out
+(the ablation), is applied to the raw answers in the store. Each (task, variant) gets an outcome
+row of its own in the run, so every figure can be recomputed from the store; texts that are equal
+to one already judged for the same task share its verdict instead of running the tests again
+(the tests of a validated task are deterministic: validation ran them twice).
+
+A step's effect is read off the ablation: it *fixed* the tasks that pass with the preset and fail
+without the step, and *broke* those that fail with the preset and pass without it. Presets are
+paired with the first one task by task; the exact McNemar test says whether a difference could
+be chance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from postprocess import PRESETS, ablation_name, run_steps
+
+from .execution.evaluate import Evaluator, Verdict
+from .execution.reference import ReferenceRuns
+from .pipeline import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, first_timeout, hole_context
+from .records import Completion, Outcome, Status, Task
+from .stats import mcnemar_exact, wilson
+from .store import Store
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str  # the outcome rows' post-processing key
+    preset: str
+    steps: tuple[str, ...]
+    without: str | None = None  # the step left out (an ablation), or None for the preset itself
+
+
+def variants(presets: Sequence[str]) -> list[Variant]:
+    """The presets, then each preset minus each of its steps (a one-step preset's ablation is the
+    raw answer itself)."""
+    out = [Variant(p, p, PRESETS[p]) for p in presets]
+    for p in presets:
+        steps = PRESETS[p]
+        out += [Variant(ablation_name(p, s), p, tuple(x for x in steps if x != s), s) for s in steps]
+    return out
+
+
+# -- judging ------------------------------------------------------------------------------------
+
+
+def judge(
+    store: Store, run_id: str, evaluator: Evaluator, tasks: list[Task], wanted: Sequence[Variant],
+    advance: Callable[[], None] = lambda: None,
+) -> None:
+    """Store an outcome for every (task, variant) the run lacks."""
+    completions = store.completions(run_id)
+    stored = {(o.task_id, o.postprocess): o for o in store.outcomes(run_id)}
+    by_text: dict[tuple[str, str], Outcome] = {
+        (o.task_id, o.processed): o for o in stored.values() if o.processed is not None and o.status is not Status.MODEL_ERROR
+    }
+    todo: dict[tuple[str, str], list[tuple[Variant, Task, tuple[str, ...]]]] = {}
+    for task in tasks:
+        completion = completions.get(task.id) or Completion(task.id, None, "no answer stored for this task")
+        ctx = None
+        for v in wanted:
+            if (task.id, v.name) in stored:
+                advance()
+                continue
+            if not completion.ok:
+                store.add_outcome(run_id, Outcome(task.id, v.name, None, Status.MODEL_ERROR, completion.error or "no answer"))
+                advance()
+                continue
+            if ctx is None:
+                ctx = hole_context(task, evaluator.original(task))[1]
+            processed = run_steps(v.steps, completion.raw or "", ctx)
+            known = by_text.get((task.id, processed.text))
+            if known is not None:
+                store.add_outcome(run_id, _with(known, v.name, processed.changed_by))
+                advance()
+            else:
+                todo.setdefault((task.id, processed.text), []).append((v, task, processed.changed_by))
+    if not todo:
+        return
+    references = ReferenceRuns(evaluator, [entries[0][1] for entries in todo.values()])
+
+    def run(key: tuple[str, str]) -> Verdict:
+        """The verdict under replay's timeout rule (see ``pipeline.first_timeout``)."""
+        task, text = todo[key][0][1], key[1]
+        first = first_timeout(evaluator.catalog, task)
+        verdict = evaluator.evaluate(task, text, first)
+        if verdict.status is Status.TIMEOUT:
+            full = references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
+            if full > first:
+                verdict = evaluator.evaluate(task, text, full)
+        return verdict
+
+    with ThreadPoolExecutor(max_workers=evaluator.jobs, thread_name_prefix="simpilot-compare") as pool:
+        futures = {pool.submit(run, key): key for key in todo}
+        for future in as_completed(futures):  # the store is written from this thread only
+            (task_id, text), verdict = futures[future], future.result()
+            for v, _, steps in todo[(task_id, text)]:
+                store.add_outcome(run_id, Outcome(task_id, v.name, text, verdict.status, verdict.detail, verdict.duration_s,
+                                                  verdict.output_tail, steps))
+                advance()
+
+
+def _with(o: Outcome, name: str, steps: tuple[str, ...]) -> Outcome:
+    return Outcome(o.task_id, name, o.processed, o.status, o.detail, o.duration_s, o.output_tail, steps)
+
+
+# -- summarising (pure) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PresetRow:
+    preset: str
+    steps: tuple[str, ...]
+    n: int
+    passed: int
+    rate: float
+    low: float
+    high: float
+    # paired with the first preset (None for the first itself)
+    difference: float | None
+    only_this: int | None  # tasks passing with this preset and not with the first
+    only_first: int | None
+    p_value: float | None
+    statuses: dict[str, int]  # outcome classes over the tasks
+    indel_similarity: float | None  # mean over the tasks (rapidfuzz fuzz.ratio / 100), from the stored metrics
+
+
+@dataclass(frozen=True)
+class StepEffect:
+    preset: str
+    step: str
+    fixed: int  # pass with the preset, fail without the step
+    broke: int  # fail with the preset, pass without the step
+    p_value: float
+
+
+@dataclass(frozen=True)
+class PresetComparison:
+    run_id: str
+    model: str
+    rows: list[PresetRow]
+    steps: list[StepEffect]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "model": self.model, "interval": "wilson-95", "test": "exact McNemar, two-sided",
+                "presets": [asdict(r) for r in self.rows], "steps": [asdict(s) for s in self.steps]}
+
+
+def summarise(
+    run_id: str, model: str, task_ids: Sequence[str], presets: Sequence[str], outcomes: Sequence[Outcome],
+    similarity: Mapping[tuple[str, str], float] | None = None,
+) -> PresetComparison:
+    """The comparison, from outcome rows (and the stored indel similarity of each, by (task id,
+    preset), when given)."""
+    ids = set(task_ids)
+    passed: dict[str, set[str]] = {}
+    statuses: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        if o.task_id in ids:
+            statuses.setdefault(o.postprocess, Counter())[o.status.value] += 1
+        if o.passed:
+            passed.setdefault(o.postprocess, set()).add(o.task_id)
+    n = len(ids)
+    first = passed.get(presets[0], set()) & ids
+    rows = []
+    for p in presets:
+        mine = passed.get(p, set()) & ids
+        low, high = wilson(len(mine), n)
+        paired = p != presets[0]
+        only_this, only_first = len(mine - first), len(first - mine)
+        rows.append(PresetRow(
+            p, PRESETS[p], n, len(mine), len(mine) / n if n else 0.0, low, high,
+            (len(mine) - len(first)) / n if paired and n else None,
+            only_this if paired else None, only_first if paired else None,
+            mcnemar_exact(only_this, only_first) if paired else None,
+            dict(statuses.get(p, Counter()).most_common()), _mean_similarity(similarity, p, ids),
+        ))
+    effects = []
+    for v in variants(presets):
+        if v.without is None:
+            continue
+        with_step = passed.get(v.preset, set()) & ids
+        without = passed.get(v.name, set()) & ids
+        fixed, broke = len(with_step - without), len(without - with_step)
+        effects.append(StepEffect(v.preset, v.without, fixed, broke, mcnemar_exact(fixed, broke)))
+    return PresetComparison(run_id, model, rows, effects)
+
+
+def _mean_similarity(similarity: Mapping[tuple[str, str], float] | None, preset: str, ids: set[str]) -> float | None:
+    if similarity is None:
+        return None
+    values = [similarity[(t, preset)] for t in ids if (t, preset) in similarity]
+    return math.fsum(values) / len(values) if len(values) == len(ids) and ids else None  # fsum: any order, same bits
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def render(c: PresetComparison, console: Console) -> None:
+    n = c.rows[0].n if c.rows else 0
+    table = Table(title=f"run {c.run_id} · model {c.model} · {n} tasks · post-processing compared on the same raw answers (Wilson intervals, exact McNemar test)",
+                  title_justify="left")
+    for col in ("preset", "pass", "pass %", "95% CI", f"Δ vs {c.rows[0].preset}" if c.rows else "Δ", "+ / −", "McNemar p",
+                "indel sim."):
+        table.add_column(col, justify="left" if col == "preset" else "right")
+    for r in c.rows:
+        paired = r.difference is not None
+        table.add_row(
+            r.preset, f"{r.passed}/{r.n}", _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}",
+            f"{100 * r.difference:+.1f}" if paired else "", f"+{r.only_this} / −{r.only_first}" if paired else "",
+            f"{r.p_value:.3g}" if paired else "",
+            "" if r.indel_similarity is None else f"{r.indel_similarity:.3f}",
+        )
+    console.print(table)
+    console.print("  indel sim.: mean rapidfuzz fuzz.ratio/100 of the processed answer to the ground truth")
+    for r in c.rows:
+        failures = ", ".join(f"{k} {v}" for k, v in r.statuses.items() if k != "pass") or "none"
+        console.print(f"  {r.preset} failures: {failures}", highlight=False)
+    steps = Table(title="what each step does (ablation: the preset without that step)", title_justify="left")
+    for col in ("preset", "step", "fixed", "broke", "McNemar p"):
+        steps.add_column(col, justify="left" if col in ("preset", "step") else "right")
+    last = None
+    for s in c.steps:
+        if last is not None and s.preset != last:
+            steps.add_section()
+        last = s.preset
+        steps.add_row(s.preset, s.step, str(s.fixed), str(s.broke), f"{s.p_value:.3g}")
+    console.print(steps)
+    console.print("  fixed: passes with the preset, fails without the step · broke: the other way round")
