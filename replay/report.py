@@ -1,33 +1,34 @@
-"""Reports computed from the store alone: pass rates with Wilson 95% intervals by kind and by
-repository, outcome classes, and the tasks worth a look (a ground-truth answer that failed, an
-empty answer that passed). Building (pure) and rendering (rich / JSON) are separate."""
+"""Reports computed from the store alone: for every (run, preset) series the paper's strata with
+95% intervals, the error taxonomy, mean similarity metrics and the tasks worth a look; then the
+comparisons between series. Building (:func:`build_report`, reading the store once) and rendering
+(text with rich, JSON, CSV here; HTML in html_report.py) are separate, and every renderer shows
+the same :class:`Report`, so the numbers agree across formats."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import csv
+import hashlib
+import math
+from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from postprocess import is_ablation
+
+from .comparison import Comparison, Series, compare
+from .manifest import project_root
+from .metrics import METRIC_LABELS
 from .records import Outcome, Task
-from .stats import wilson
+from .scenarios import document_text
 from .store import RunInfo, Store
-
-SMALL_STRATUM = 10
-
-
-@dataclass(frozen=True)
-class Row:
-    stratum: str
-    value: str
-    n: int
-    passed: int
-    rate: float
-    low: float
-    high: float
-    small: bool  # fewer than SMALL_STRATUM tasks: the interval is wide, read with care
+from .strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
+from .taxonomy import Taxonomy, taxonomy
 
 
 @dataclass
@@ -37,77 +38,309 @@ class Notable:
     why: str
 
 
+@dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """One outcome with everything an export or a drill-down needs (metrics are None when the
+    task of the outcome is not stored with the run)."""
+
+    run_id: str
+    model: str
+    preset: str
+    task_id: str
+    repo: str
+    language: str
+    kind: str
+    construct: str
+    status: str
+    passed: bool
+    detail: str
+    duration_s: float
+    processed: str | None
+    raw: str | None
+    model_error: str | None
+    output_tail: str
+    steps: tuple[str, ...]
+    metrics: dict[str, float] | None
+
+
 @dataclass
 class Section:
     run_id: str
     model: str
     preset: str
     scenario_hash: str
-    rows: list[Row]
+    rows: list[StratumRow]
     statuses: dict[str, int]
+    taxonomy: Taxonomy
+    metrics: dict[str, float]  # mean of each metric over the outcomes that have them
+    metrics_n: int
+    similarity: list[MeanRow] = field(default_factory=list)  # mean indel similarity per stratum
     notable: list[Notable] = field(default_factory=list)
 
+    @property
+    def series(self) -> Series:
+        return Series(self.run_id, self.model, self.preset)
 
-def _row(stratum: str, value: str, outcomes: list[Outcome]) -> Row:
-    n = len(outcomes)
-    k = sum(o.passed for o in outcomes)
-    low, high = wilson(k, n)
-    return Row(stratum, value, n, k, k / n if n else 0.0, low, high, n < SMALL_STRATUM)
+    @property
+    def label(self) -> str:
+        return self.series.label
+
+    def similarity_of(self, dimension: str, value: str) -> float | None:
+        return next((m.mean for m in self.similarity if (m.dimension, m.value) == (dimension, value)), None)
 
 
-def build_section(run: RunInfo, preset: str, tasks: dict[str, Task], outcomes: list[Outcome]) -> Section:
-    mine = [o for o in outcomes if o.postprocess == preset and o.task_id in tasks]
-    rows = [_row("all", "all", mine)]
-    for stratum, key in (("kind", lambda t: t.kind.value), ("language", lambda t: t.language), ("repository", lambda t: t.repo)):
-        groups: dict[str, list[Outcome]] = defaultdict(list)
-        for o in mine:
-            groups[key(tasks[o.task_id])].append(o)
-        rows += [_row(stratum, value, groups[value]) for value in sorted(groups)]
-    notable = []
+@dataclass
+class Report:
+    runs: list[RunInfo]
+    interval: str
+    cutoffs: Cutoffs
+    sections: list[Section]
+    comparisons: list[Comparison]
+    outcomes: list[OutcomeRow]
+    tasks: dict[str, Task]  # every task of the report by id (the first run's copy)
+    requests: dict[tuple[str, str], dict[str, Any]]  # (run, task) → the stored request
+
+    def __iter__(self):  # a report reads as its sections, as it did before comparisons existed
+        return iter(self.sections)
+
+    def __len__(self) -> int:
+        return len(self.sections)
+
+
+def presets_of(run: RunInfo, outcomes: list[Outcome]) -> list[str]:
+    """The distinct presets of a run's outcomes: the run's own order first, then any others
+    (stored later, e.g. by comparing more presets under the same run) by name. The ablation
+    variants ``simpilot compare`` stores (a preset without one step) are its business, not a
+    report's."""
+    stored = {o.postprocess for o in outcomes if not is_ablation(o.postprocess)}
+    return [p for p in run.presets if p in stored] + sorted(stored - set(run.presets))
+
+
+def notable(run: RunInfo, mine: list[Outcome]) -> list[Notable]:
+    found = []
     for o in mine:
         if run.model == "oracle" and not o.passed:
-            notable.append(Notable(o.task_id, o.status.value, o.detail or "the ground truth failed"))
+            found.append(Notable(o.task_id, o.status.value, o.detail or "the ground truth failed"))
         elif o.passed and not (o.processed or "").strip():
-            notable.append(Notable(o.task_id, o.status.value, "passed with an empty answer: its tests do not exercise the hole"))
-    return Section(run.run_id, run.model, preset, run.scenario_hash, rows, dict(Counter(o.status.value for o in mine)), notable)
+            found.append(Notable(o.task_id, o.status.value, "passed with an empty answer: its tests do not exercise the hole"))
+    return found
 
 
-def build_report(store: Store, run_ids: list[str]) -> list[Section]:
-    sections = []
-    for run_id in run_ids:
-        run = store.run(run_id)
-        if run is None:
+def build_section(run: RunInfo, preset: str, tasks: dict[str, Task], outcomes: list[Outcome], cut: Cutoffs,
+                  method: IntervalMethod, metrics: dict[tuple[str, str], Any]) -> Section:
+    mine = {o.task_id: o for o in outcomes if o.postprocess == preset and o.task_id in tasks}
+    rows = stratify(list(tasks.values()), lambda i: mine[i].passed if i in mine else None, cut, method, key=f"{run.run_id}|{preset}")
+    values = [metrics[(i, preset)].to_dict() for i in mine if (i, preset) in metrics]
+    means = {name: math.fsum(v[name] for v in values) / len(values) for name in METRIC_LABELS} if values else {}
+    listed = list(mine.values())
+    indel = {i: metrics[(i, preset)].indel_similarity for i in mine if (i, preset) in metrics}
+    return Section(run.run_id, run.model, preset, run.scenario_hash, rows, dict(Counter(o.status.value for o in listed)),
+                   taxonomy(listed), means, len(values), stratum_means(list(tasks.values()), indel.get, cut), notable(run, listed))
+
+
+def default_pairs(series: list[Series]) -> list[tuple[Series, Series]]:
+    """What a report compares: each run's first preset with its other presets, and the first
+    run with every other run on each preset they share (or on their first presets)."""
+    by_run: dict[str, list[Series]] = {}
+    for s in series:
+        by_run.setdefault(s.run_id, []).append(s)
+    pairs = [(mine[0], other) for mine in by_run.values() for other in mine[1:]]
+    runs = list(by_run.values())
+    for other in runs[1:]:
+        shared = [(x, y) for x in runs[0] for y in other if x.preset == y.preset]
+        pairs += shared or [(runs[0][0], other[0])]
+    return pairs
+
+
+def build_report(store: Store, run_ids: list[str], method: IntervalMethod = IntervalMethod(),
+                 pairs: list[tuple[tuple[str, str], tuple[str, str]]] | None = None) -> Report:
+    """Read ``run_ids`` from the store (filling in missing metrics first) and compute everything.
+    ``pairs`` of ((run, preset), (run, preset)) replace the default comparisons."""
+    runs = [r for r in (store.run(i) for i in run_ids) if r is not None]
+    loaded = []
+    for run in runs:
+        store.backfill_metrics(run.run_id)
+        loaded.append((run, {t.id: t for t in store.tasks(run.run_id)}, store.outcomes(run.run_id),
+                       store.metrics(run.run_id), store.completions(run.run_id)))
+    all_tasks: dict[str, Task] = {}
+    for _, tasks, _, _, _ in loaded:
+        for task in tasks.values():
+            all_tasks.setdefault(task.id, task)
+    cut = cutoffs(all_tasks.values())
+    sections, rows, requests = [], [], {}
+    by_series: dict[tuple[str, str], tuple[Series, dict[str, Outcome], dict[str, Task]]] = {}
+    for run, tasks, outcomes, metrics, completions in loaded:
+        for preset in presets_of(run, outcomes):
+            section = build_section(run, preset, tasks, outcomes, cut, method, metrics)
+            sections.append(section)
+            by_series[(run.run_id, preset)] = (section.series, {o.task_id: o for o in outcomes if o.postprocess == preset}, tasks)
+        for o in outcomes:
+            task = tasks.get(o.task_id)
+            c = completions.get(o.task_id)
+            m = metrics.get((o.task_id, o.postprocess))
+            rows.append(OutcomeRow(
+                run.run_id, run.model, o.postprocess, o.task_id, task.repo if task else "", task.language if task else "",
+                task.kind.value if task else "", task.construct if task else "", o.status.value, o.passed, o.detail,
+                o.duration_s, o.processed, c.raw if c else None, c.error if c else None, o.output_tail, o.steps,
+                m.to_dict() if m else None))
+        requests.update({(run.run_id, i): c.request for i, c in completions.items()})
+    if pairs is None:
+        chosen = [((x.run_id, x.preset), (y.run_id, y.preset)) for x, y in default_pairs([s.series for s in sections])]
+    else:
+        chosen = [p for p in pairs if p[0] in by_series and p[1] in by_series]
+    comparisons = []
+    for first, second in chosen:
+        s1, a, tasks1 = by_series[first]
+        s2, b, tasks2 = by_series[second]
+        shared = [t for i, t in tasks1.items() if i in tasks2]
+        comparisons.append(compare(s1, s2, shared, a, b, cut))
+    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests)
+
+
+# -- the document the model saw ---------------------------------------------------------------
+
+
+def source_file(task: Task, request: dict[str, Any] | None) -> bytes | None:
+    """The untouched file the task was cut from, if it can still be found unchanged: at the
+    address the request named, or in the bundled repositories. ``None`` otherwise."""
+    candidates = []
+    if request and str(request.get("uri", "")).startswith("file://"):
+        candidates.append(Path(unquote(urlparse(request["uri"]).path)))
+    candidates.append(project_root() / "repos" / task.repo / task.path)
+    for path in candidates:
+        try:
+            data = path.read_bytes()
+        except OSError:
             continue
-        tasks = {t.id: t for t in store.tasks(run_id)}
-        outcomes = store.outcomes(run_id)
-        for preset in run.presets:
-            sections.append(build_section(run, preset, tasks, outcomes))
-    return sections
+        if hashlib.sha256(data).hexdigest() == task.file_sha256:
+            return data
+    return None
 
 
-def to_json(sections: list[Section]) -> dict[str, Any]:
-    return {"sections": [asdict(s) for s in sections], "interval": "wilson-95"}
+CURSOR_MARK = "█"  # where the cursor stood; the hole's text was removed there
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}"
+def prompt_excerpt(task: Task, original: bytes | None, before: int = 15, after: int = 10) -> str | None:
+    """The lines of the document around the cursor as the editor had them (the hole removed; for
+    completion nothing after the cursor), the cursor marked with :data:`CURSOR_MARK`."""
+    if original is None:
+        return None
+    text = document_text(task, original)
+    cursor = len(original[: task.span.start_byte].decode("utf-8"))
+    marked = text[:cursor] + CURSOR_MARK + text[cursor:]
+    lines = marked.split("\n")
+    at = task.span.start.line
+    return "\n".join(lines[max(0, at - before): at + after + 1])
 
 
-def render(sections: list[Section], console: Console) -> None:
-    for s in sections:
-        table = Table(title=f"run {s.run_id} · model {s.model} · post-processing {s.preset}", title_justify="left")
-        for col, justify in (("stratum", "left"), ("value", "left"), ("tasks", "right"), ("passed", "right"), ("pass %", "right"), ("95% CI (Wilson)", "right")):
+# -- text, JSON, CSV --------------------------------------------------------------------------
+
+
+def section_json(s: Section) -> dict[str, Any]:
+    return {
+        "run_id": s.run_id, "model": s.model, "preset": s.preset, "scenario_hash": s.scenario_hash,
+        # "stratum" repeats "dimension" under the name earlier versions of this JSON used
+        "rows": [{**asdict(r), "stratum": r.dimension} for r in s.rows], "statuses": s.statuses, "taxonomy": asdict(s.taxonomy),
+        "metrics": s.metrics, "metrics_n": s.metrics_n, "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
+        "notable": [asdict(n) for n in s.notable],
+    }
+
+
+def comparison_json(c: Comparison) -> dict[str, Any]:
+    data = asdict(c)
+    for row, stratum in zip(data["strata"], c.strata):
+        row["difference"] = stratum.difference
+    return data
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    return {
+        "interval": report.interval,
+        "small_stratum": SMALL_STRATUM,
+        "cutoffs": {"comment_median": report.cutoffs.comment_median, "reference_terciles": report.cutoffs.reference_terciles,
+                    "described": report.cutoffs.describe()},
+        "metric_labels": METRIC_LABELS,
+        "sections": [section_json(s) for s in report.sections],
+        "comparisons": [comparison_json(c) for c in report.comparisons],
+        "outcomes": [asdict(o) for o in report.outcomes],
+    }
+
+
+def write_csv(report: Report, folder: Path) -> list[Path]:
+    """outcomes.csv, strata.csv (every stratum of every series), taxonomy.csv, comparisons.csv
+    (every stratum of every comparison) and flips.csv in ``folder``; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    metric_names = list(METRIC_LABELS)
+    tables: dict[str, tuple[list[str], list[list[Any]]]] = {
+        "outcomes.csv": (
+            ["run_id", "model", "preset", "task_id", "repo", "language", "kind", "construct", "status", "passed", "detail",
+             "duration_s", *metric_names, "processed", "raw", "model_error"],
+            [[o.run_id, o.model, o.preset, o.task_id, o.repo, o.language, o.kind, o.construct, o.status, int(o.passed), o.detail,
+              o.duration_s, *((o.metrics or {}).get(m, "") for m in metric_names), o.processed, o.raw, o.model_error]
+             for o in report.outcomes]),
+        "strata.csv": (
+            ["run_id", "model", "preset", "interval", "dimension", "value", "n", "passed", "rate", "low", "high", "small",
+             "mean_indel_similarity"],
+            [[s.run_id, s.model, s.preset, report.interval, r.dimension, r.value, r.n, r.passed, "" if r.rate is None else r.rate,
+              r.low, r.high, int(r.small), _blank(s.similarity_of(r.dimension, r.value))]
+             for s in report.sections for r in s.rows]),
+        "taxonomy.csv": (
+            ["run_id", "model", "preset", "class", "status", "count", "share", "share_of_failures"],
+            [[s.run_id, s.model, s.preset, k.label, k.status, k.count, k.share, k.share_of_failures]
+             for s in report.sections for k in s.taxonomy.classes]),
+        "comparisons.csv": (
+            ["first", "second", "dimension", "value", "n", "passed_first", "passed_second", "difference", "only_first",
+             "only_second", "p_value", "small"],
+            [[c.first.label, c.second.label, d.dimension, d.value, d.n, d.passed_first, d.passed_second, d.difference,
+              d.only_first, d.only_second, d.p_value, int(d.small)] for c in report.comparisons for d in c.strata]),
+        "flips.csv": (
+            ["first", "second", "task_id", "first_status", "second_status"],
+            [[c.first.label, c.second.label, f.task_id, f.first_status, f.second_status] for c in report.comparisons for f in c.flips]),
+    }
+    written = []
+    for name, (header, rows) in tables.items():
+        path = folder / name
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(header)
+            writer.writerows(rows)
+        written.append(path)
+    return written
+
+
+def _blank(x: float | None) -> float | str:
+    return "" if x is None else x
+
+
+def _pct(x: float | None) -> str:
+    return "    –" if x is None else f"{100 * x:5.1f}"
+
+
+def render(report: Report, console: Console) -> None:
+    cut_lines = report.cutoffs.describe()
+    for s in report.sections:
+        table = Table(title=escape(f"run {s.run_id} · model {s.model} · post-processing {s.preset}"), title_justify="left")
+        for col, justify in (("stratum", "left"), ("value", "left"), ("tasks", "right"), ("passed", "right"), ("pass %", "right"),
+                             (f"95% CI ({'Wilson' if report.interval == 'wilson-95' else 'bootstrap'})", "right")):
             table.add_column(col, justify=justify)  # type: ignore[arg-type]
         last = None
         for r in s.rows:
-            if last is not None and r.stratum != last:
+            if last is not None and r.dimension != last:
                 table.add_section()
-            last = r.stratum
-            flag = " [yellow](n<10)[/]" if r.small else ""
-            table.add_row(r.stratum, r.value + flag, str(r.n), str(r.passed), _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}")
+            last = r.dimension
+            flag = f" [yellow](n<{SMALL_STRATUM})[/]" if r.small else ""
+            table.add_row(escape(r.dimension), escape(r.value) + flag, str(r.n), str(r.passed), _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}")
         console.print(table)
-        statuses = ", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items(), key=lambda kv: (-kv[1], kv[0])))
-        console.print(f"  outcomes: {statuses or 'none'}")
+        for dimension, line in cut_lines.items():
+            console.print(f"  {dimension}: {line}", markup=False, highlight=False)
+        t = s.taxonomy
+        classes = ", ".join(f"{k.label} {k.count} ({100 * k.share:.1f}%)" for k in t.classes if k.count)
+        console.print(f"  outcomes: {t.passed} passed of {t.total}; failures: {classes or 'none'}", markup=False, highlight=False)
+        if t.undefined_sources:
+            console.print("  undefined names found by: " + ", ".join(f"{k} {v}" for k, v in t.undefined_sources.items()), markup=False)
+        if s.metrics:
+            console.print("  similarity (mean of " + str(s.metrics_n) + "): "
+                          + ", ".join(f"{METRIC_LABELS[k]} {v:.3f}" for k, v in s.metrics.items()), markup=False, highlight=False)
         if s.notable:
             console.print(f"  [bold]worth a look ({len(s.notable)}):[/]")
             for note in s.notable[:20]:
@@ -116,4 +349,12 @@ def render(sections: list[Section], console: Console) -> None:
                 console.print(f"    … and {len(s.notable) - 20} more (see --json)")
         elif s.model == "oracle":
             console.print("  every ground-truth answer passed")
+        console.print()
+    for c in report.comparisons:
+        console.print(f"[bold]comparison[/]: {c.second.label} vs {c.first.label}", highlight=False)
+        for line in c.summary.splitlines():
+            console.print("  " + line, markup=False, highlight=False)
+        if c.flips:
+            shown = ", ".join(f"{f.task_id} ({f.first_status}→{f.second_status})" for f in c.flips[:10])
+            console.print(f"  flipped ({len(c.flips)}): {shown}" + (" …" if len(c.flips) > 10 else ""), markup=False, highlight=False)
         console.print()
