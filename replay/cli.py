@@ -15,7 +15,10 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from postprocess import PRESETS
 
 from . import __version__
 from .client import bridge_command
@@ -27,6 +30,7 @@ from .models_config import resolve_model
 from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
 from .recordings import read_recordings, record as record_answers
 from .records import Kind, Task
+from .html_report import render_html
 from .report import build_report, render, to_json
 from .scenarios import read_tasks, write_tasks
 from .session import run_session
@@ -53,8 +57,6 @@ class PresetType(click.ParamType):
     name = "preset"
 
     def convert(self, value, param, ctx):
-        from postprocess import PRESETS
-
         if value not in PRESETS:
             self.fail(f"{value!r} is not a preset (choose from {', '.join(PRESETS)})", param, ctx)
         return value
@@ -72,11 +74,26 @@ def _jobs_default() -> int:
 
 @click.group(context_settings={"auto_envvar_prefix": "SIMPILOT", "help_option_names": ["-h", "--help"]})
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path("runs/simpilot.db"), show_default=True, help="SQLite file holding runs and outcomes.")
+@click.option("--presets", "presets_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="TOML file defining your own post-processing presets ([presets.NAME] steps = [...]) [default: ./presets.toml if present].")
 @click.version_option(__version__, prog_name="simpilot")
 @click.pass_context
-def cli(ctx: click.Context, db: Path) -> None:
+def cli(ctx: click.Context, db: Path, presets_file: Path | None) -> None:
     """Measure how well a code model serves as a Copilot-style assistant on your own repositories."""
     ctx.obj = Context(db=db)
+    _load_user_presets(presets_file)
+
+
+def _load_user_presets(path: Path | None) -> None:
+    """Make the presets of ``path`` (or ./presets.toml) known before any option names one."""
+    from postprocess import PresetError, load_presets, register_presets
+
+    if path is None and not Path("presets.toml").is_file():
+        return
+    try:
+        register_presets(load_presets(path or Path("presets.toml")))
+    except PresetError as exc:
+        raise SimpilotError(str(exc)) from None
 
 
 # -- mark -------------------------------------------------------------------------------------
@@ -180,7 +197,7 @@ def run_replay(
     ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
     jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
     unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
-    only: Collection[str] | None = None,
+    only: Collection[str] | None = None, executor: str = "local", address: str | None = None,
 ) -> str:
     """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
     outcomes; with ``session`` the answers are asked as a developer typing down each file would
@@ -197,13 +214,14 @@ def run_replay(
         run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
         server_command=server_command or tuple(bridge_command()), jobs=jobs,
         concurrency=int(spec.get("concurrency", 4)), resume=resume,
-        log=ctx.db.parent / f"{run_id}.bridge.log",
+        log=ctx.db.parent / f"{run_id}.bridge.log", executor=executor, address=address,
     )
     own_store = store is None
     store = store or ctx.store()
     try:
         how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
         open_run(store, settings, tasks, how)
+        store.add_presets(run_id, {p: PRESETS[p] for p in presets})
         if session:
             _ask_as_a_session(store, settings, tasks, catalog)
         with Evaluator(catalog, sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"{run_id}") as (bar, tid):
@@ -246,13 +264,18 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
 @click.option("--trace", "trace", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Instead of SCENARIOS: replay an editor trace (serve --record) and compare MODEL's answers with what was accepted.")
 @click.option("--json", "as_json", is_flag=True, help="With --trace: print the comparison as JSON.")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').")
+@click.option("--address", help="With --executor ray: a running cluster's address or 'auto' [default: start a local Ray instance].")
 @pass_context
 def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite,
-           unsafe_no_sandbox, session, trace, as_json) -> None:
+           unsafe_no_sandbox, session, trace, as_json, executor, address) -> None:
     """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers (or,
     with --trace, for every request a developer accepted in a recorded editor session)."""
     import shlex
 
+    if address and executor != "ray":
+        raise click.BadParameter("a Ray cluster's address only makes sense with --executor ray", param_hint="--address")
     command = tuple(shlex.split(server_command or "")) or tuple(bridge_command())
     if trace is not None:
         if scenarios:
@@ -271,7 +294,7 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
     run_id = run_replay(
         ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
         repo_paths=repo_paths, models_file=models_file, server_command=command,
-        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session,
+        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session, executor=executor, address=address,
     )
     store = ctx.store()
     render(build_report(store, [run_id]), out)
@@ -283,26 +306,60 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
 
 @cli.command()
 @click.argument("runs", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--json", "json_out", is_flag=False, flag_value="-", default=None, metavar="[FILE]",
+              help="Write the report as JSON to FILE; '--json' alone (last) prints it.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write one self-contained HTML report (charts, sortable tables, every task) to FILE.")
+@click.option("--csv", "csv_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR.")
+@click.option("--bootstrap", type=click.IntRange(0, 1_000_000), default=0, metavar="N",
+              help="Task-level percentile bootstrap intervals from N resamples instead of Wilson [default: Wilson].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap (same seed, same intervals).")
+@click.option("--compare", "pairs", nargs=2, multiple=True, metavar="RUN:PRESET RUN:PRESET",
+              help="Compare these two series (repeatable) instead of the default comparisons.")
 @pass_context
-def report(ctx: Context, runs: tuple[str, ...], as_json: bool) -> None:
-    """Pass rates with 95% intervals for RUNS [default: the latest run]."""
+def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: Path | None, csv_dir: Path | None,
+           bootstrap: int, seed: int, pairs: tuple[tuple[str, str], ...]) -> None:
+    """Pass rates with 95% intervals by stratum, error taxonomy, similarity and comparisons for
+    RUNS [default: the latest run]. Text on stdout unless a file output is asked for."""
+    from .report import write_csv
+    from .strata import IntervalMethod
+
     if not ctx.db.exists():
         raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' or 'simpilot demo' first")
+    series_pairs = []
+    for pair in pairs:
+        parsed = tuple(tuple(side.rsplit(":", 1)) for side in pair)
+        if any(len(side) != 2 for side in parsed):
+            raise click.BadParameter(f"give each side as RUN:PRESET, not {' '.join(pair)!r}", param_hint="--compare")
+        series_pairs.append(parsed)
     store = ctx.store()
     known = store.runs()
     if not known:
         raise SimpilotError(f"{ctx.db} holds no runs yet")
     ids = list(runs) or [known[-1].run_id]
+    ids += [run for pair in series_pairs for run, _ in pair if run not in ids]
     missing = [r for r in ids if store.run(r) is None]
     if missing:
         raise SimpilotError(f"no run {missing[0]!r} in {ctx.db} (runs: {', '.join(r.run_id for r in known[-8:])})")
-    sections = build_report(store, ids)
-    store.close()
-    if as_json:
-        click.echo(json.dumps(to_json(sections), indent=2))
-    else:
-        render(sections, out)
+    try:
+        built = build_report(store, ids, IntervalMethod(bootstrap, seed), series_pairs or None)
+    finally:
+        store.close()
+    if series_pairs and len(built.comparisons) < len(series_pairs):
+        raise SimpilotError("a --compare side names a preset the run has no outcomes for: check RUN:PRESET")
+    if json_out == "-":
+        click.echo(json.dumps(to_json(built), indent=2))
+    elif json_out:
+        Path(json_out).write_text(json.dumps(to_json(built), indent=2), encoding="utf-8")
+        err.print(f"JSON report → {json_out}")
+    if html_out:
+        html_out.write_text(render_html(built), encoding="utf-8")
+        err.print(f"HTML report → {html_out}")
+    if csv_dir:
+        err.print(f"CSV files → {', '.join(str(p) for p in write_csv(built, csv_dir))}")
+    if not (json_out or html_out or csv_dir):
+        render(built, out)
 
 
 # -- demo -------------------------------------------------------------------------------------
@@ -337,12 +394,72 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> 
             run_id = f"demo-{folder.name}"
             store.delete_run(run_id)
             err.print(f"[bold]{folder.name}[/] (recorded answers): {len(recorded)} tasks")
-            ids.append(run_replay(ctx, scenarios, f"recorded:{folder}", ("none", "simcopilot"), run_id=run_id, resume=False,
+            ids.append(run_replay(ctx, scenarios, f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), run_id=run_id, resume=False,
                                   jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite, only=recorded))
-        render(build_report(store, ids), out)
+        built = build_report(store, ids)
+        render(built, out)
+        page = ctx.db.parent / "demo-report.html"
+        page.write_text(render_html(built), encoding="utf-8")
     finally:
         store.close()
-    err.print(f"results stored in {ctx.db}; 'simpilot report {' '.join(ids)} --json' prints them as JSON")
+    err.print(f"results stored in {ctx.db}; the HTML report (charts, every task) is {page}")
+    err.print(f"'simpilot report {' '.join(ids)} --json' prints them as JSON; "
+              f"'simpilot compare {ids[-1]}' shows what each post-processing step does")
+
+
+# -- compare ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("run_id", metavar="RUN")
+@click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True,
+              help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide].")
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is; bundled ones are found by name.")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@pass_context
+def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo_paths: tuple[str, ...],
+            unsafe_no_sandbox: bool, as_json: bool) -> None:
+    """Compare post-processing presets on RUN's stored raw answers (the model is not asked
+    again): pass rates, paired differences with exact McNemar p-values, and what each step fixed
+    and broke. Outcomes for new presets are judged by the tests and stored in RUN."""
+    from .compare import judge, render as render_comparison, summarise, variants
+
+    presets = presets or ("none", "simcopilot", "syntax", "ide")
+    if not ctx.db.exists():
+        raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' first")
+    store = ctx.store()
+    try:
+        run = store.run(run_id)
+        if run is None:
+            known = ", ".join(r.run_id for r in store.runs()[-8:]) or "none"
+            raise SimpilotError(f"no run {run_id!r} in {ctx.db} (runs: {known})")
+        tasks = store.tasks(run_id)
+        if not store.completions(run_id):
+            raise SimpilotError(f"run {run_id!r} holds no answers yet: finish it with 'simpilot replay … --run {run_id} --resume'")
+        wanted = variants(presets)
+        recorded = store.presets(run_id)
+        clash = [v.name for v in wanted if v.name in recorded and recorded[v.name] != v.steps]
+        if clash:
+            raise SimpilotError(f"run {run_id!r} holds outcomes for {clash[0]!r} made with other steps "
+                                f"({', '.join(recorded[clash[0]])}): name your preset differently")
+        catalog = RepoCatalog([open_repository(p) for p in repo_paths])
+        check_sources(tasks, catalog)
+        store.add_presets(run_id, {v.name: v.steps for v in wanted})
+        full_suite = "full suite" in run.sandbox
+        with Evaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, \
+                _progress(f"compare {run_id}") as (bar, tid):
+            bar.update(tid, total=len(tasks) * len(wanted))
+            judge(store, run_id, evaluator, tasks, wanted, lambda: bar.advance(tid))
+        similarity = {key: m.indel_similarity for key, m in store.metrics(run_id).items()}
+        comparison = summarise(run_id, run.model, [t.id for t in tasks], presets, store.outcomes(run_id), similarity)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps(comparison.to_json(), indent=2))
+    else:
+        render_comparison(comparison, out)
 
 
 # -- record -----------------------------------------------------------------------------------
@@ -381,7 +498,7 @@ def serve(model: str, postprocess: str, scenarios: tuple[Path, ...], models_file
     from lsp_bridge.__main__ import main as bridge_main
 
     spec = resolve_model(model, models_file, list(scenarios))
-    args = ["--model-json", json.dumps(spec), "--postprocess", postprocess]
+    args = ["--model-json", json.dumps(spec), "--postprocess", postprocess, "--preset-steps", ",".join(PRESETS[postprocess])]
     args += ["--log-file", log_file] if log_file else []
     bridge_main(args + (["--record", record] if record else []))
 
@@ -390,7 +507,7 @@ def main() -> None:
     try:
         cli.main(standalone_mode=False)
     except SimpilotError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)  # messages may hold [brackets]
         sys.exit(1)
     except click.exceptions.Abort:
         err.print("aborted")

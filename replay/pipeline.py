@@ -1,29 +1,36 @@
 """One replay run: ask the bridge for every task, post-process, test, store.
 
 Requests go to the language server concurrently (up to ``concurrency``) while the tests run on
-``jobs`` worker threads, each with warm work copies; every completion and outcome is stored the
-moment it exists. Re-running with ``resume`` skips what is stored and re-asks only requests that
-ended in a model error.
+``jobs`` workers, each with warm work copies; every completion and outcome is stored by this
+process (the driver) the moment it exists. Re-running with ``resume`` skips what is stored and
+re-asks only requests that ended in a model error.
+
+Where the tests run is one small seam, an :class:`Executor`: ``submit(fn, *args)`` runs
+``fn(worker, *args)`` on some :class:`Worker` and returns an awaitable of its result. The local
+executor is a thread pool sharing one Evaluator in this process; the Ray executor
+(``execution/ray_executor.py``) keeps one Worker per Ray actor. Both run the same functions
+(:func:`judge`, :func:`reference_timeout`), so a run gives the same outcomes on either.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from postprocess import HoleContext, run_preset
 
 from . import __version__
-from .client import BridgeClient
 from .errors import SimpilotError
 from .execution.evaluate import Evaluator
 from .execution.reference import ReferenceRuns
+from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog
 from .records import Completion, Outcome, Status, Task
 from .scenarios import document_text, file_digest
@@ -34,7 +41,8 @@ from .store import RunInfo, Store
 # correct code, without letting endless loops dominate a run.
 REPLAY_SLOWDOWN = 10
 REPLAY_MIN_TIMEOUT = 10.0
-TIMEOUTS = f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's"
+TIMEOUTS = (f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's "
+            f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s)")
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class ReplaySettings:
     concurrency: int = 4
     resume: bool = False
     log: Path | None = None
+    executor: str = "local"  # "local": threads here; "ray": actors on a Ray cluster
+    address: str | None = None  # Ray: a cluster's address or "auto"; None or "local" starts one here
 
 
 def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
@@ -74,6 +84,10 @@ def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox:
             raise SimpilotError(f"run {settings.run_id!r} already exists in {store.path}: pass --resume to continue it, or choose another --run")
         if existing.scenario_hash != scenario_hash or existing.model != settings.model:
             raise SimpilotError(f"run {settings.run_id!r} was made with other scenarios or another model; resume needs the same ones")
+        if tuple(existing.presets) != tuple(settings.presets):
+            # its report shows the presets it was made with: others would leave them half done
+            presets = " ".join(f"-p {p}" for p in existing.presets)
+            raise SimpilotError(f"run {settings.run_id!r} was made with {presets}: resume it with the same post-processing options")
         return
     info = RunInfo(
         run_id=settings.run_id,
@@ -87,8 +101,7 @@ def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox:
         sandbox=sandbox,
         finished=None,
     )
-    store.create_run(info)
-    store.add_tasks(settings.run_id, tasks)
+    store.create_run(info, tasks)
 
 
 def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:
@@ -107,6 +120,128 @@ def evaluate_one(evaluator: Evaluator, task: Task, completion: Completion, prese
     return Outcome(task.id, preset, processed.text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, processed.changed_by)
 
 
+# -- workers and executors ----------------------------------------------------------------------
+
+T = TypeVar("T")
+EXECUTORS = ("local", "ray")
+
+
+@dataclass
+class Worker:
+    """What runs tests: an Evaluator with its warm work copies and the reference runs made on them."""
+
+    evaluator: Evaluator
+    references: ReferenceRuns
+
+    def close(self) -> None:
+        self.evaluator.close()
+
+
+@dataclass(frozen=True)
+class WorkerRecipe:
+    """How to build a one-job :class:`Worker` in another process (a Ray actor); it pickles.
+
+    The sandbox is looked up again where the worker runs: bubblewrap must be installed there too,
+    and the repositories must be at the same paths (a shared or identical file system)."""
+
+    catalog: RepoCatalog
+    sandbox: Sandbox
+    full_suite: bool
+    warm: bool
+    tasks: tuple[Task, ...]
+
+    def build(self) -> Worker:
+        sandbox = Sandbox.create(unsafe_no_sandbox=not self.sandbox.enabled, limits=self.sandbox.limits)
+        for repo in sorted({t.repo for t in self.tasks}):
+            root = self.catalog.get(repo).root
+            if not root.is_dir():
+                raise SimpilotError(f"{repo}: {root} does not exist on this Ray node: every node needs the repositories at the same paths")
+        evaluator = Evaluator(self.catalog, sandbox, 1, full_suite=self.full_suite, warm=self.warm)
+        return Worker(evaluator, ReferenceRuns(evaluator, self.tasks))
+
+
+def reference_timeout(worker: Worker, task: Task) -> float:
+    """The timeout of ``task``'s tests, from its file's run on the untouched code (on ``worker``)."""
+    return worker.references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
+
+
+def judge(worker: Worker, task: Task, completion: Completion, preset: str, timeout: float) -> Outcome:
+    return evaluate_one(worker.evaluator, task, completion, preset, timeout)
+
+
+class Executor(Protocol):
+    def submit(self, fn: Callable[..., T], *args: Any, key: str = "") -> Awaitable[T]:
+        """Run ``fn(worker, *args)`` on a worker; ``key`` (a repository name) lets an executor
+        prefer a worker that already holds a warm copy of that repository."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalExecutor:
+    """``jobs`` threads in this process sharing one Worker, whose Evaluator lends each concurrent
+    call its own warm work copy."""
+
+    def __init__(self, worker: Worker, jobs: int):
+        self.worker = worker
+        self._pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="simpilot-test")
+
+    def submit(self, fn: Callable[..., T], *args: Any, key: str = "") -> Awaitable[T]:
+        return asyncio.get_running_loop().run_in_executor(self._pool, functools.partial(fn, self.worker, *args))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)  # the Evaluator belongs to the caller, who closes it
+
+
+def open_executor(settings: ReplaySettings, evaluator: Evaluator, tasks: list[Task]) -> Executor:
+    """The executor ``settings`` ask for; the Ray one builds its workers like ``evaluator``."""
+    if settings.executor == "local":
+        return LocalExecutor(Worker(evaluator, ReferenceRuns(evaluator, tasks)), evaluator.jobs)
+    if settings.executor == "ray":
+        from .execution.ray_executor import RayExecutor
+
+        recipe = WorkerRecipe(evaluator.catalog, evaluator.sandbox, evaluator.full_suite, evaluator.warm, tuple(tasks))
+        return RayExecutor(recipe.build, jobs=evaluator.jobs, address=settings.address)
+    raise SimpilotError(f"unknown executor {settings.executor!r} (choose from {', '.join(EXECUTORS)})")
+
+
+def first_timeout(catalog: RepoCatalog, task: Task) -> float:
+    """The timeout of a task's first run, before its file's reference run is known: the rule's
+    minimum. Every timeout the rule gives is at least this, so a run that ends within it gets
+    the verdict it would get under the rule; only a run that reaches it needs the reference
+    (and a second run, when the rule allows more). Most files never need a reference run."""
+    return min(catalog.get(task.repo).timeout, REPLAY_MIN_TIMEOUT)
+
+
+class Timeouts:
+    """Each file's timeout, asked of a worker once and shared by every task of the file, whichever
+    worker judges it (so outcomes do not depend on which worker ran the reference)."""
+
+    def __init__(self, executor: Executor):
+        self.executor = executor
+        self._known: dict[tuple[str, str], asyncio.Future[float]] = {}
+
+    async def get(self, task: Task) -> float:
+        key = (task.repo, task.path)
+        if key not in self._known:
+            self._known[key] = asyncio.ensure_future(self.executor.submit(reference_timeout, task, key=task.repo))
+        return await self._known[key]
+
+    async def judge(self, catalog: RepoCatalog, task: Task, completion: Completion, preset: str) -> Outcome:
+        """``task``'s outcome under the timeout rule, running the file's reference only when a
+        run reaches :func:`first_timeout`."""
+        first = first_timeout(catalog, task)
+        outcome = await self.executor.submit(judge, task, completion, preset, first, key=task.repo)
+        if outcome.status is Status.TIMEOUT:
+            full = await self.get(task)
+            if full > first:
+                outcome = await self.executor.submit(judge, task, completion, preset, full, key=task.repo)
+        return outcome
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
 async def replay_run(
     store: Store,
     evaluator: Evaluator,
@@ -114,39 +249,49 @@ async def replay_run(
     settings: ReplaySettings,
     advance: Callable[[], None] = lambda: None,
 ) -> None:
+    """Replay ``tasks``; ``evaluator`` reads the original files here and, with the local
+    executor, runs the tests (the Ray executor builds one like it per actor)."""
+    from .client import BridgeClient  # here, not at the top: Ray workers import this module and need no LSP client
+
     run_id = settings.run_id
     completions = store.completions(run_id)
     done = store.outcome_keys(run_id)
     roots = sorted({evaluator.catalog.get(t.repo).root for t in tasks})
     init_options = {"model": settings.model_spec, "postprocess": None}
-    loop = asyncio.get_running_loop()
     requests = asyncio.Semaphore(max(1, settings.concurrency))
-    references = ReferenceRuns(evaluator, tasks)
-    with ThreadPoolExecutor(max_workers=evaluator.jobs, thread_name_prefix="simpilot-test") as pool:
+    executor = open_executor(settings, evaluator, tasks)
+    try:
+        timeouts = Timeouts(executor)
         async with BridgeClient(list(settings.server_command), init_options, roots, settings.log) as client:
+
+            async def ask(task: Task) -> Completion:
+                document, _ = hole_context(task, evaluator.original(task))
+                uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
+                async with requests:
+                    raw, error, latency = await client.complete(uri, task.language, document, task.cursor)
+                request = {"uri": uri, "line": task.cursor.line, "character": task.cursor.character,
+                           "kind": task.kind.value, "server_pid": client.pid}
+                return Completion(task.id, raw, error, latency, request)
 
             async def handle(task: Task) -> None:
                 completion = completions.get(task.id)
                 fresh = completion is None or not completion.ok
                 if fresh:
-                    document, _ = hole_context(task, evaluator.original(task))
-                    uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
-                    async with requests:
-                        raw, error, latency = await client.complete(uri, task.language, document, task.cursor)
-                    request = {"uri": uri, "line": task.cursor.line, "character": task.cursor.character,
-                               "kind": task.kind.value, "server_pid": client.pid}
-                    completion = Completion(task.id, raw, error, latency, request)
+                    completion = await ask(task)
                     store.add_completion(run_id, completion)
                 for preset in settings.presets:
                     if not fresh and (task.id, preset) in done:
                         advance()
                         continue
-                    timeout = await loop.run_in_executor(pool, references.timeout, task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
-                    outcome = await loop.run_in_executor(pool, evaluate_one, evaluator, task, completion, preset, timeout)
+                    if completion.ok:
+                        outcome = await timeouts.judge(evaluator.catalog, task, completion, preset)
+                    else:  # a model error: nothing to run
+                        outcome = evaluate_one(evaluator, task, completion, preset)
                     store.add_outcome(run_id, outcome)
                     advance()
 
             await asyncio.gather(*(handle(t) for t in tasks))
+    finally:
+        executor.close()
     if all(c.ok for c in store.completions(run_id).values()) and len(store.outcome_keys(run_id)) == len(tasks) * len(settings.presets):
         store.finish_run(run_id)
-

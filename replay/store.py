@@ -11,11 +11,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import SimpilotError
+from .metrics import Similarity, similarity
 from .records import Completion, Outcome, Status, Task
 
 _SCHEMA = """
@@ -36,7 +39,19 @@ CREATE TABLE IF NOT EXISTS outcomes (
     status TEXT NOT NULL, detail TEXT NOT NULL, duration_s REAL NOT NULL, output_tail TEXT NOT NULL,
     steps TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id, postprocess)
 );
+CREATE TABLE IF NOT EXISTS presets (
+    run_id TEXT NOT NULL, name TEXT NOT NULL, steps TEXT NOT NULL, PRIMARY KEY (run_id, name)
+);
 """
+
+
+# Similarity metrics of each outcome (replay/metrics.py), added to databases made before they
+# existed by ALTER TABLE; rows stored without them are filled in by ``backfill_metrics``.
+METRIC_COLUMNS = (
+    ("exact_match", "INTEGER"), ("indel_similarity", "REAL"), ("levenshtein_similarity", "REAL"),
+    ("first_line_match", "INTEGER"), ("identifier_em", "INTEGER"), ("identifier_f1", "REAL"),
+)
+_OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created"
 
 
 def _now() -> str:
@@ -66,20 +81,43 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
+            self._add_metric_columns()
         except (OSError, sqlite3.Error) as exc:
             raise SimpilotError(f"cannot open the results database {path}: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
 
+    def _add_metric_columns(self) -> None:
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(outcomes)")}
+        for name, kind in METRIC_COLUMNS:
+            if name not in have:
+                self.db.execute(f"ALTER TABLE outcomes ADD COLUMN {name} {kind}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """All the writes of the block, or none (the connection autocommits otherwise)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
     # -- runs ---------------------------------------------------------------------------------
 
-    def create_run(self, info: RunInfo) -> None:
-        self.db.execute(
-            "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (info.run_id, info.created, info.tool_version, info.model, json.dumps(info.model_spec, sort_keys=True),
-             json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None),
-        )
+    def create_run(self, info: RunInfo, tasks: list[Task] | None = None) -> None:
+        """Record a new run and its ``tasks`` in one transaction: a crash in between would leave a
+        run that ``--resume`` continues but whose outcomes no report can place."""
+        rows = [(info.run_id, t.id, json.dumps(t.to_dict(), sort_keys=True)) for t in tasks or []]
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (info.run_id, info.created, info.tool_version, info.model, json.dumps(info.model_spec, sort_keys=True),
+                 json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None),
+            )
+            self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
 
     def run(self, run_id: str) -> RunInfo | None:
         row = self.db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
@@ -95,17 +133,17 @@ class Store:
         self.db.execute("UPDATE runs SET finished=? WHERE run_id=?", (_now(), run_id))
 
     def delete_run(self, run_id: str) -> None:
-        with self.db:
-            for table in ("outcomes", "completions", "tasks", "runs"):
+        """Remove a run and everything stored for it, all or nothing."""
+        with self._transaction():
+            for table in ("outcomes", "completions", "presets", "tasks", "runs"):
                 self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,))
 
     # -- tasks, completions, outcomes ---------------------------------------------------------
 
     def add_tasks(self, run_id: str, tasks: list[Task]) -> None:
         rows = [(run_id, t.id, json.dumps(t.to_dict(), sort_keys=True)) for t in tasks]
-        self.db.execute("BEGIN")
-        self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
-        self.db.execute("COMMIT")
+        with self._transaction():
+            self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
 
     def tasks(self, run_id: str) -> list[Task]:
         return [Task.from_dict(json.loads(r[0])) for r in self.db.execute("SELECT task FROM tasks WHERE run_id=? ORDER BY rowid", (run_id,))]
@@ -121,11 +159,44 @@ class Store:
         return {r[0]: Completion(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
 
     def add_outcome(self, run_id: str, o: Outcome) -> None:
+        """Store one verdict with its similarity to the task's ground truth (when the task is stored)."""
+        names = _OUTCOME_COLUMNS + "".join(f", {name}" for name, _ in METRIC_COLUMNS)
+        metrics = self._similarity(run_id, o.task_id, o.processed)
         self.db.execute(
-            "INSERT OR REPLACE INTO outcomes VALUES (?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT OR REPLACE INTO outcomes ({names}) VALUES ({','.join('?' * (10 + len(METRIC_COLUMNS)))})",
             (run_id, o.task_id, o.postprocess, o.processed, o.status.value, o.detail, o.duration_s, o.output_tail,
-             json.dumps(list(o.steps)), _now()),
+             json.dumps(list(o.steps)), _now(),
+             *(tuple(metrics.to_dict().values()) if metrics else (None,) * len(METRIC_COLUMNS))),
         )
+
+    def _similarity(self, run_id: str, task_id: str, processed: str | None) -> Similarity | None:
+        row = self.db.execute("SELECT task FROM tasks WHERE run_id=? AND task_id=?", (run_id, task_id)).fetchone()
+        if row is None:
+            return None
+        task = json.loads(row[0])
+        return similarity(processed, task["ground_truth"], task["language"])
+
+    def backfill_metrics(self, run_id: str) -> int:
+        """Compute the metrics of ``run_id``'s outcomes stored without them; how many were filled."""
+        missing = self.db.execute(
+            "SELECT task_id, postprocess, processed FROM outcomes WHERE run_id=? AND exact_match IS NULL", (run_id,)
+        ).fetchall()
+        sets = ", ".join(f"{name}=?" for name, _ in METRIC_COLUMNS)
+        filled = 0
+        with self._transaction():  # all filled in, or none
+            for task_id, preset, processed in missing:
+                metrics = self._similarity(run_id, task_id, processed)
+                if metrics is not None:
+                    self.db.execute(f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=?",
+                                    (*metrics.to_dict().values(), run_id, task_id, preset))
+                    filled += 1
+        return filled
+
+    def metrics(self, run_id: str) -> dict[tuple[str, str], Similarity]:
+        """The stored metrics of ``run_id``'s outcomes by (task id, preset); rows without them are left out."""
+        names = ", ".join(name for name, _ in METRIC_COLUMNS)
+        rows = self.db.execute(f"SELECT task_id, postprocess, {names} FROM outcomes WHERE run_id=? AND exact_match IS NOT NULL", (run_id,))
+        return {(r[0], r[1]): Similarity(*r[2:]) for r in rows}
 
     def outcomes(self, run_id: str) -> list[Outcome]:
         rows = self.db.execute(
@@ -133,6 +204,17 @@ class Store:
             (run_id,),
         )
         return [Outcome(r[0], r[1], r[2], Status(r[3]), r[4], r[5], r[6], tuple(json.loads(r[7]))) for r in rows]
+
+    def add_presets(self, run_id: str, definitions: dict[str, tuple[str, ...]]) -> None:
+        """Record the steps behind each post-processing name used in ``run_id`` (built-in
+        presets change between versions and users define their own: outcomes must say what
+        produced them)."""
+        self.db.executemany("INSERT OR REPLACE INTO presets VALUES (?,?,?)",
+                            [(run_id, name, json.dumps(list(steps))) for name, steps in definitions.items()])
+
+    def presets(self, run_id: str) -> dict[str, tuple[str, ...]]:
+        rows = self.db.execute("SELECT name, steps FROM presets WHERE run_id=? ORDER BY rowid", (run_id,))
+        return {r[0]: tuple(json.loads(r[1])) for r in rows}
 
     def outcome_keys(self, run_id: str) -> set[tuple[str, str]]:
         return {(r[0], r[1]) for r in self.db.execute("SELECT task_id, postprocess FROM outcomes WHERE run_id=?", (run_id,))}

@@ -7,8 +7,11 @@ sandbox, restores the file and returns the copy.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
+import shutil
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +21,8 @@ from ..records import Status, Task
 from . import java_runner
 from .python_checks import compile_status, may_read_names, undefined_names
 from .sandbox import ProcessResult, Sandbox
-from .warm import pytest_args
-from .workcopy import WorkCopy
+from .warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
+from .workcopy import COPY_PREFIX, WorkCopy
 
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)
 _E_LINE = re.compile(r"^E\s+(\w+(?:Error|Exception|Exit))\b(.*)$", re.M)
@@ -62,6 +65,10 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
         return Status.RUNTIME_ERROR, first
     if result.returncode < 0 and not errors:
         return Status.RUNTIME_ERROR, f"the test process was killed by signal {-result.returncode}"
+    if DIED_MID_RUN in tail and not failed:  # System.exit, os._exit, a crash of the runner itself
+        return Status.RUNTIME_ERROR, tail.strip().splitlines()[-1]
+    if result.returncode == PYTEST_CRASHED and not failed:
+        return Status.RUNTIME_ERROR, "pytest itself crashed during the run (e.g. its output went over the file-size limit)"
     return Status.FAIL, first or f"exit {result.returncode}"
 
 
@@ -84,6 +91,9 @@ class Evaluator:
         self._lock = threading.Lock()
         self._idle: dict[str, queue.Queue[WorkCopy]] = {}
         self._made: dict[str, int] = {}
+        self._building: dict[str, threading.Lock] = {}  # per repository: its first copy compiles, the others wait
+        self._classes: dict[str, Path] = {}  # compiled untouched classes by repository
+        self._scratch: Path | None = None
         self._copies: list[WorkCopy] = []
         self._originals: dict[tuple[str, str], bytes] = {}
 
@@ -103,7 +113,7 @@ class Evaluator:
         if not create:
             return idle.get()
         try:
-            copy = WorkCopy(manifest, self.sandbox, self.workdir, java_classes=not self.full_suite)
+            copy = self._new_copy(manifest)
         except BaseException:
             with self._lock:
                 self._made[name] -= 1
@@ -111,6 +121,23 @@ class Evaluator:
         with self._lock:
             self._copies.append(copy)
         return copy
+
+    def _new_copy(self, manifest: Manifest) -> WorkCopy:
+        """A new work copy. A Java repository's untouched classes are compiled once (several
+        seconds) and copied into its other copies (milliseconds)."""
+        java = manifest.language == "java" and not self.full_suite
+        if not java:
+            return WorkCopy(manifest, self.sandbox, self.workdir, java_classes=False)
+        with self._lock:
+            building = self._building.setdefault(manifest.name, threading.Lock())
+        with building:
+            classes = self._classes.get(manifest.name)
+            copy = WorkCopy(manifest, self.sandbox, self.workdir, classes_from=classes)
+            if classes is None:
+                if self._scratch is None:
+                    self._scratch = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-classes-", dir=self.workdir))
+                self._classes[manifest.name] = copy.save_classes(self._scratch / manifest.name)
+            return copy
 
     def _return(self, copy: WorkCopy) -> None:
         self._idle[copy.manifest.name].put(copy)
@@ -186,6 +213,10 @@ class Evaluator:
             self._copies.clear()
             self._made.clear()
             self._idle.clear()
+            self._classes.clear()
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch = None
 
     def __enter__(self) -> Evaluator:
         return self

@@ -78,9 +78,12 @@ def _cache_rewritten_tests() -> None:
     rewrite._rewrite_test = cached
 
 
+CRASHED = 70  # the exit status of a run in which pytest itself raised (warm.py reads it)
+
+
 def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str) -> None:
     """Become ``python -m pytest ARGS`` in ``cwd``; never returns."""
-    code = 70
+    code = CRASHED
     try:
         os.setpgid(0, 0)
         fd = os.open(OUTPUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -126,7 +129,9 @@ def _wait(pid: int, timeout: float) -> tuple[int, bool]:
 
 def _kill_strays() -> None:
     """Kill every process of the sandbox but this server and its ancestors (a test may have left
-    a daemon behind, even in a process group of its own)."""
+    a daemon behind, even in a process group of its own), until none is left: a fork bomb forks
+    faster than one pass over ``/proc`` kills. Where the only ancestor is the namespace's init,
+    ``kill(-1)`` reaches all the others at once, which a forking process cannot outrun."""
     keep, pid = set(), os.getpid()
     while pid > 0 and pid not in keep:
         keep.add(pid)
@@ -135,13 +140,43 @@ def _kill_strays() -> None:
                 pid = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             break
+    for _ in range(200):
+        strays = _living(keep)
+        if not strays:
+            break
+        if keep <= {1, os.getpid()}:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for stray in strays:
+            try:
+                os.kill(stray, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap()
+        time.sleep(0.005)
+    _reap()
+
+
+def _living(keep: set[int]) -> list[int]:
+    """The processes of the sandbox not in ``keep`` that are not already dead (zombies)."""
+    found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit() and int(entry) not in keep:
             try:
-                os.kill(int(entry), signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-    while True:  # reap those that were our children
+                with open(f"/proc/{entry}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                found.append(int(entry))
+    return found
+
+
+def _reap() -> None:
+    """Collect those that were our children."""
+    while True:
         try:
             if os.waitpid(-1, os.WNOHANG) == (0, 0):
                 break

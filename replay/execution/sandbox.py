@@ -2,11 +2,21 @@
 
 Policy (this *is* a security boundary, unlike evalplus's guard):
 
-* bubblewrap gives the process a read-only view of the whole system, a private ``/tmp``, a
-  writable work folder and nothing else writable; no network (``--unshare-net``); its own PID
-  namespace, so when the sandbox's first process dies every process it started dies with it;
-* ``prlimit`` caps CPU seconds, address space, file size and process count;
-* a wall-clock timeout kills the whole process group;
+* bubblewrap gives the process a read-only view of the whole system, a private ``/tmp`` of
+  bounded size, a writable work folder and nothing else writable; no network (``--unshare-net``);
+  its own PID namespace, so when the sandbox's first process dies every process it started dies
+  with it; no capabilities (``--cap-drop ALL``: bubblewrap started by root would otherwise hand
+  them all on, and with ``CAP_SYS_ADMIN`` a process remounts the read-only root writable);
+* the home folders (``$HOME``, ``/root``, ``/home``) are hidden behind empty read-only folders,
+  so keys and tokens kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command
+  itself needs from them (the interpreter, simpilot's code, the Java runner's cache) is bound
+  back read-only;
+* ``prlimit`` caps CPU seconds, address space, file size and process count. The kernel does not
+  apply the process cap to root, so when simpilot runs as root each sandbox also gets cgroups of
+  its own (where the ``pids`` and ``memory`` controllers can be used): a fork bomb stops at
+  ``Limits.processes`` tasks, and all processes together at ``Limits.memory_bytes``;
+* a wall-clock timeout kills the whole process group, and then everything left in the sandbox's
+  cgroups;
 * the environment is rebuilt from scratch, so secrets in the caller's environment never reach it;
 * output goes to a file (not a pipe held in memory) and only its tail is kept.
 
@@ -16,12 +26,15 @@ Without bubblewrap, model output is not run unless the caller explicitly chose
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +50,7 @@ class Limits:
     memory_bytes: int = 4 << 30
     file_bytes: int = 256 << 20
     processes: int = 512
+    tmp_bytes: int = 1 << 30  # the private /tmp is memory: bounded like the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,18 +97,24 @@ class Sandbox:
             return prefix + command
         wd = str(workdir)
         args = [
-            "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
         ]
-        # Interpreters that live under /tmp (a venv made there) must stay visible under the tmpfs,
-        # and so must simpilot's own code: the tests' interpreter loads its pytest plugin.
-        own_code = str(Path(__file__).resolve().parents[2])
-        for keep in sorted({sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), own_code}):
-            if keep.startswith("/tmp/") and os.path.exists(keep):
+        hidden = hidden_folders()
+        for folder in hidden:
+            args += ["--tmpfs", folder]
+        # What the command needs from a hidden folder is bound back read-only: interpreters that
+        # live under /tmp or a home (a venv made there), simpilot's own code (the tests'
+        # interpreter loads its pytest plugin), and the files the command line names.
+        for keep in needed_paths(command):
+            if any(keep == h or keep.startswith(h.rstrip("/") + "/") for h in ("/tmp", *hidden)):
                 args += ["--ro-bind", keep, keep]
+        for folder in hidden:  # empty and read-only: a write there fails as it did before
+            args += ["--remount-ro", folder]
         args += [
             "--bind", wd, wd,
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--die-with-parent", "--new-session", "--chdir", wd,
+            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", wd,
         ]
         return prefix + args + ["--"] + command
 
@@ -116,14 +136,13 @@ class Sandbox:
         """Run ``command`` in ``workdir``; never raises for what the command does."""
         start = time.monotonic()
         with tempfile.TemporaryFile() as out:
-            proc = subprocess.Popen(
+            proc = self._popen(
                 self.argv(command, workdir),
                 cwd=workdir,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=self.environment(workdir, env),
-                start_new_session=True,
             )
             timed_out = False
             try:
@@ -137,26 +156,221 @@ class Sandbox:
             size = out.tell()
             out.seek(max(0, size - TAIL_BYTES))
             tail = out.read().decode("utf-8", "replace")
-        return ProcessResult(proc.returncode if not timed_out else -signal.SIGKILL, timed_out, duration, tail)
+        code = -signal.SIGKILL if timed_out else exit_status(proc.returncode, self.enabled)
+        return ProcessResult(code, timed_out, duration, tail)
 
     def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its
         standard input and output; the caller ends it with :func:`kill_group`."""
-        return subprocess.Popen(
+        return self._popen(
             self.argv(command, workdir, cpu_limit=False),
             cwd=workdir,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=self.environment(workdir, env),
-            start_new_session=True,
         )
+
+    def _popen(self, argv: list[str], **kwargs) -> subprocess.Popen:
+        """Start ``argv`` in a session of its own and, where root needs them, in cgroups of its
+        own (joined by a shell that then becomes the command, so nothing runs outside them)."""
+        groups = _Cgroups.create(self.limits) if self.enabled else None
+        if groups is not None:
+            argv = ["/bin/sh", "-c", _JOIN_AND_EXEC, str(len(groups.procs)), *map(str, groups.procs), *argv]
+        try:
+            proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
+        except BaseException:
+            if groups is not None:
+                groups.remove()
+            raise
+        if groups is not None:
+            with _LOCK:
+                _GROUPS[proc.pid] = groups
+        return proc
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """Kill everything ``proc`` started, even processes that outlived it."""
+    """Kill everything ``proc`` started, even processes that outlived it or left its group."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     proc.wait()
+    with _LOCK:
+        groups = _GROUPS.pop(proc.pid, None)
+    if groups is not None:
+        groups.remove()
+
+
+def exit_status(returncode: int, sandboxed: bool) -> int:
+    """A command's exit status as :mod:`subprocess` gives it (``-N``: killed by signal N).
+    bubblewrap's init reports a command killed by a signal as ``128 + N``, as a shell does."""
+    if sandboxed and 128 < returncode <= 128 + 64:
+        return 128 - returncode
+    return returncode
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living process below ``pid``, from the parent links in ``/proc`` (zombies left out)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] not in ("Z", "X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        found.append(child)
+        todo += children.get(child, [])
+    return found
+
+
+def hidden_folders() -> list[str]:
+    """The home folders a sandbox replaces with empty ones (outermost only, existing only)."""
+    found = sorted({os.path.realpath(p) for p in (os.path.expanduser("~"), "/root", "/home") if os.path.isdir(p)})
+    found = [p for p in found if p != "/"]
+    return [p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)]
+
+
+def needed_paths(command: list[str]) -> list[str]:
+    """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's code,
+    user site-packages, and every absolute path on the command line (``-cp a.jar:b.jar`` and
+    ``-XX:File=/x`` included; for the program itself, its installation: ``.../bin/java`` keeps
+    ``...``)."""
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2])}
+    user_site = site.getusersitepackages() if hasattr(site, "getusersitepackages") else None
+    if isinstance(user_site, str):
+        paths.add(user_site)
+    for i, arg in enumerate(command):
+        for token in arg.replace("=", ":").split(":"):
+            if token.startswith("/"):
+                paths.add(token)
+                if i == 0:
+                    paths.add(os.path.dirname(os.path.dirname(os.path.realpath(token))))
+    return sorted(p for p in paths if os.path.exists(p))
+
+
+# -- cgroups: limits the kernel does not apply to root -------------------------------------------
+
+# ``sh -c SCRIPT N PROCS... COMMAND...``: write this shell's pid into each of the N cgroup.procs
+# files, then become COMMAND (prlimit, then bwrap) inside the groups.
+_JOIN_AND_EXEC = 'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"'
+_LOCK = threading.Lock()
+_GROUPS: dict[int, _Cgroups] = {}
+_COUNTER = itertools.count()
+_CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+@dataclass(frozen=True, slots=True)
+class _Cgroups:
+    """The cgroups of one sandbox (one per cgroup-v1 controller, or one cgroup-v2 folder)."""
+
+    folders: tuple[Path, ...]
+
+    @property
+    def procs(self) -> tuple[Path, ...]:
+        return tuple(f / "cgroup.procs" for f in self.folders)
+
+    @classmethod
+    def create(cls, limits: Limits) -> _Cgroups | None:
+        """New cgroups capping ``limits.processes`` and ``limits.memory_bytes``, or None when the
+        process cap already holds (not root) or no usable controller exists."""
+        if os.geteuid() != 0:
+            return None
+        name = f"simpilot-{os.getpid()}-{next(_COUNTER)}"
+        settings = {
+            "pids": {"pids.max": str(limits.processes)},
+            "memory": {"memory.limit_in_bytes": str(limits.memory_bytes), "memory.max": str(limits.memory_bytes)},
+        }
+        folders: list[Path] = []
+        try:
+            for parent, controller in _parents():
+                folder = parent / name
+                folder.mkdir()
+                folders.append(folder)
+                for controller_name in controller:
+                    for key, value in settings[controller_name].items():
+                        if (folder / key).exists():
+                            (folder / key).write_text(value)
+        except OSError:
+            cls(tuple(folders)).remove()
+            return None
+        return cls(tuple(folders)) if folders else None
+
+    def remove(self) -> None:
+        """Kill whatever is still in these cgroups, then delete them."""
+        for folder in self.folders:
+            for _ in range(100):
+                try:
+                    pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+                except (OSError, ValueError):
+                    break
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                time.sleep(0.01)
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+
+
+_PARENTS: list[tuple[Path, tuple[str, ...]]] | None = None
+
+
+def _parents() -> list[tuple[Path, tuple[str, ...]]]:
+    """Where this process may create sandbox cgroups, below its own, and which of the
+    ``pids``/``memory`` controllers each place has (looked up once). Empty folders left by an
+    earlier simpilot process that was killed are removed on the way."""
+    global _PARENTS
+    with _LOCK:
+        if _PARENTS is None:
+            _PARENTS = _find_parents()
+            for parent, _ in _PARENTS:
+                _remove_stale(parent)
+        return _PARENTS
+
+
+def _find_parents() -> list[tuple[Path, tuple[str, ...]]]:
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return []
+    found: list[tuple[Path, tuple[str, ...]]] = []
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        wanted = tuple(c for c in ("pids", "memory") if c in controllers.split(","))
+        if wanted:  # cgroup v1: one hierarchy per controller
+            folder = _CGROUP_ROOT / controllers / path.lstrip("/")
+            if os.access(folder, os.W_OK):
+                found.append((folder, wanted))
+    if found:
+        return found
+    for line in lines:  # cgroup v2: only where the controllers are already delegated below us
+        if line.startswith("0::"):
+            folder = _CGROUP_ROOT / line[3:].lstrip("/")
+            try:
+                enabled = (folder / "cgroup.subtree_control").read_text().split()
+            except OSError:
+                return []
+            wanted = tuple(c for c in ("pids", "memory") if c in enabled)
+            return [(folder, wanted)] if wanted and os.access(folder, os.W_OK) else []
+    return []
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the sandbox cgroups of simpilot processes that no longer exist (killed before they
+    could clean up), killing anything still in them."""
+    for folder in parent.glob("simpilot-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            _Cgroups((folder,)).remove()

@@ -31,12 +31,14 @@ from pathlib import Path
 from ..errors import SimpilotError
 from ..manifest import Manifest
 from .java_runner import toolchain
-from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, kill_group
+from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, descendants, exit_status, kill_group
 
 START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
 GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
 MAX_RUNS = 200
 PYTEST_SERVER = Path(__file__).with_name("pytest_server.py")
+PYTEST_CRASHED = 70  # pytest_server.CRASHED: pytest itself raised during the run (it runs as a script, not imported)
+DIED_MID_RUN = "in the middle of the run"  # how a run whose test process went away is reported
 
 
 class _Resident:
@@ -50,6 +52,7 @@ class _Resident:
         self.runs = 0
         self.starts = 0
         self._buffer = b""
+        self._processes = 0  # the server's own processes (bubblewrap's init, the server)
 
     def _ensure(self) -> subprocess.Popen:
         if self.proc is not None and (self.proc.poll() is not None or self.runs >= MAX_RUNS):
@@ -63,7 +66,12 @@ class _Resident:
                 self.close()
                 # Before any run and independent of the patched file: the set-up is broken.
                 raise SimpilotError(f"the warm test server ({' '.join(self.command[:2])} ...) did not start in {self.workdir.name}: {line!r}")
+            self._processes = len(descendants(self.proc.pid))
         return self.proc
+
+    def _left_behind(self) -> bool:
+        """Whether the last run left a process running beside the server (a daemon it started)."""
+        return self.proc is not None and len(descendants(self.proc.pid)) > self._processes
 
     def _environment(self) -> dict[str, str]:
         return self.env
@@ -99,8 +107,9 @@ class _Resident:
         """The result of a run during which the server stopped answering; the server is replaced."""
         proc = self.proc
         self.close()
-        code = proc.returncode if proc is not None and proc.returncode is not None and not timed_out else -signal.SIGKILL
-        why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) in the middle of the run"
+        died = proc is not None and proc.returncode is not None and not timed_out
+        code = exit_status(proc.returncode, self.sandbox.enabled) if died else -signal.SIGKILL
+        why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) {DIED_MID_RUN}"
         return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip())
 
     def close(self) -> None:
@@ -167,7 +176,7 @@ class JUnitServer(_Resident):
                 restart = True
             elif text.startswith("SIMPILOT-EXIT "):
                 result = ProcessResult(int(text.split()[1]), False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:])
-                if restart:
+                if restart or self._left_behind():  # a fresh JVM, and its sandbox, for the next run
                     self.close()
                 return result
             else:

@@ -21,21 +21,56 @@ from pathlib import Path
 
 from ..errors import SimpilotError
 from ..manifest import Manifest
-from .java_runner import toolchain
+from .java_runner import CLASSES, toolchain
 from .sandbox import Sandbox
 from .warm import JUnitServer, PytestServer
 
 _IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "*.class")
 
 
+COPY_PREFIX = "simpilot-copy-"  # then the owning process id: copies of a killed process can be found
+
+
+def remove_stale_copies(base: Path | None = None) -> list[Path]:
+    """Delete the work copies left by simpilot processes that no longer run (a ``kill -9`` leaves
+    them: nothing of the dead process can clean up); returns what was removed."""
+    removed = []
+    folder = Path(base or tempfile.gettempdir())
+    for path in folder.glob(f"{COPY_PREFIX}*"):
+        pid = path.name[len(COPY_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        subprocess.run(["chmod", "-R", "u+rwX", str(path)], check=False, capture_output=True)
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class WorkCopy:
-    def __init__(self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None, java_classes: bool = True):
+    def __init__(
+        self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None, java_classes: bool = True,
+        classes_from: Path | None = None,
+    ):
         """``java_classes=False`` skips compiling what simpilot's Java runner needs, for copies
-        that only ever run the repository's own test command."""
+        that only ever run the repository's own test command. ``classes_from`` is a folder of
+        classes already compiled from the untouched sources (``save_classes`` of another copy of
+        the same repository): they are copied instead of compiled again."""
         self.manifest = manifest
         self.sandbox = sandbox
         self.java_classes = java_classes
-        self._tmp = Path(tempfile.mkdtemp(prefix=f"simpilot-{manifest.name}-", dir=base))
+        self.classes_from = classes_from
+        remove_stale_copies(base)
+        self._tmp = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-{manifest.name}-", dir=base))
         self.root = self._tmp / manifest.name
         self.rebuilds = 0
         self._pytest: PytestServer | None = None
@@ -55,8 +90,17 @@ class WorkCopy:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
         if self.manifest.language == "java" and self.java_classes:
-            self._compile_java()
+            if self.classes_from is not None:
+                shutil.copytree(self.classes_from, self.root / CLASSES, symlinks=True)
+            else:
+                self._compile_java()
         self._clean = self._snapshot()
+
+    def save_classes(self, target: Path) -> Path:
+        """Copy this copy's compiled untouched classes to ``target`` (call before any task runs
+        here), for other copies of the repository to start from."""
+        shutil.copytree(self.root / CLASSES, target, symlinks=True)
+        return target
 
     def _compile_java(self) -> None:
         """Build the untouched classes once per copy; each test run then recompiles one file."""
@@ -84,6 +128,8 @@ class WorkCopy:
             if target.is_file():
                 target.write_bytes(original)
                 os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+                # restoring changed the file's ctime; its bytes are the original's again
+                self._clean[str(target)] = _identity(os.lstat(target))
             if self._snapshot() != self._clean:
                 self._rebuild()
 
@@ -105,7 +151,7 @@ class WorkCopy:
                 server.close()
         self._pytest = self._junit = None
 
-    def _snapshot(self) -> dict[str, tuple[int, int]]:
+    def _snapshot(self) -> dict[str, tuple[int, ...]]:
         snap = {}
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = [d for d in dirnames if d != "__pycache__"]
@@ -115,7 +161,7 @@ class WorkCopy:
                     st = os.lstat(full)
                 except OSError:
                     continue
-                snap[full] = (st.st_size, st.st_mtime_ns)
+                snap[full] = _identity(st)
         return snap
 
     def _rebuild(self) -> None:
@@ -131,3 +177,9 @@ class WorkCopy:
         if self._tmp.exists():  # read-only files left by a test: make them writable and retry
             subprocess.run(["chmod", "-R", "u+rwX", str(self._tmp)], check=False)
             shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def _identity(st: os.stat_result) -> tuple[int, ...]:
+    """What says a file is unchanged: size and mtime can be forged with ``os.utime``, but the
+    inode and the change time (set by the kernel on every write or metadata change) cannot."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)

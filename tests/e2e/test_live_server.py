@@ -7,10 +7,8 @@ import asyncio
 import json
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -22,40 +20,20 @@ from lsp_bridge.trace import read_trace
 from replay.scenarios import document_text
 from tests.conftest import tiny_scenario
 
+from .conftest import chat_endpoint
+
 pytestmark = pytest.mark.e2e
 
 BRIDGE = [sys.executable, "-m", "lsp_bridge"]
 REQUEST_CANCELLED = -32800
-
-
-class SlowChat(BaseHTTPRequestHandler):
-    """An OpenAI-compatible chat endpoint that takes ``delay`` seconds to say ``pass``."""
-
-    delay = 3.0
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        time.sleep(self.delay)
-        body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "pass"}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except BrokenPipeError:
-            pass  # the bridge gave up on this request: cancelled, as the test wants
-
-    def log_message(self, *args: object) -> None:
-        pass
+SLOW_S = 3.0
 
 
 @pytest.fixture
 def slow_model() -> Iterator[dict]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowChat)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield {"kind": "openai-chat", "base_url": f"http://127.0.0.1:{server.server_port}/v1", "model": "slow", "context_chars": 0}
-    server.shutdown()
+    """An OpenAI-compatible chat endpoint that takes SLOW_S seconds to say ``pass``."""
+    with chat_endpoint(lambda prompt: "pass", delay=SLOW_S) as url:
+        yield {"kind": "openai-chat", "base_url": url, "model": "slow", "context_chars": 0}
 
 
 async def started(command: list[str], options: dict | None) -> LanguageClient:
@@ -108,7 +86,7 @@ async def test_cancel_request_stops_a_running_completion(slow_model: dict) -> No
         client.protocol.notify("$/cancelRequest", types.CancelParams(id="ask-1"))
         with pytest.raises(JsonRpcException) as cancelled:
             await pending
-        assert cancelled.value.code == REQUEST_CANCELLED and time.monotonic() - start < SlowChat.delay
+        assert cancelled.value.code == REQUEST_CANCELLED and time.monotonic() - start < SLOW_S
     finally:
         await client.shutdown_session()
         await client.stop()

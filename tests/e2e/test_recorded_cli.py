@@ -5,43 +5,27 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from .conftest import simpilot
+from .conftest import chat_endpoint, simpilot
 
 pytestmark = pytest.mark.e2e
 
 
-class Messy(BaseHTTPRequestHandler):
-    """A chat endpoint whose answers depend on the prompt and come fenced with prose, as a small
-    model's do: some pass after post-processing, most do not."""
-
-    def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        prompt = body["messages"][-1]["content"]
-        code = "return 0" if len(prompt) % 3 else "pass"
-        answer = json.dumps({"choices": [{"message": {"content": f"Here is the code:\n```python\n{code}\n```"}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, *args: object) -> None:
-        pass
+def messy(prompt: str) -> str:
+    """A small model's answer, as a chat endpoint sends it: fenced, with prose, depending on the
+    prompt, so that some pass after post-processing and most do not."""
+    code = "return 0" if len(prompt) % 3 else "pass"
+    return f"Here is the code:\n```python\n{code}\n```"
 
 
 @pytest.fixture
 def endpoint() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Messy)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"openai-chat:messy@http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
+    with chat_endpoint(messy) as url:
+        yield f"openai-chat:messy@{url}"
 
 
 @pytest.fixture
