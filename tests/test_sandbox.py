@@ -64,3 +64,18 @@ def test_missing_bubblewrap_is_explained(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(SimpilotError, match="--unsafe-no-sandbox"):
         Sandbox.create()
+
+
+def test_an_interpreter_in_a_hidden_folder_runs(tmp_path: Path) -> None:
+    """A checkout (and its venv) under /tmp or a home folder, which the sandbox hides: what the
+    command needs is bound back, a folder and a path inside it included."""
+    import venv
+
+    env = tmp_path / "checkout" / ".venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    python = env / "bin" / "python"
+    work = tmp_path / "work"
+    work.mkdir()
+    result = Sandbox.create().run([str(python), "-c", "import sys; print('ran', sys.argv[1])", str(env)], work, 30, {})
+    assert result.returncode == 0, result.output_tail
+    assert f"ran {env}" in result.output_tail

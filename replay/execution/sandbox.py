@@ -252,7 +252,13 @@ def needed_paths(command: list[str]) -> list[str]:
                 paths.add(token)
                 if i == 0:
                     paths.add(os.path.dirname(os.path.dirname(os.path.realpath(token))))
-    return sorted(p for p in paths if os.path.exists(p))
+    kept: list[str] = []
+    for path in sorted(p.rstrip("/") or "/" for p in paths if os.path.exists(p)):
+        # a path inside one already kept is visible through it; binding it again would make
+        # bubblewrap create a mount point inside a read-only bind, which fails
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
 
 
 # -- cgroups: limits the kernel does not apply to root -------------------------------------------
