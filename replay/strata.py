@@ -21,6 +21,7 @@ import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .records import Task
 from .stats import wilson
@@ -180,17 +181,27 @@ def ordered_values(dimension: str, seen: Iterable[str]) -> list[str]:
     return [v for v in fixed if v in present or v in always] + sorted(present - set(fixed))
 
 
+V = TypeVar("V")
+
+
+def _group(tasks: Sequence[Task], value: Callable[[str], V | None], cut: Cutoffs) -> dict[tuple[str, str], list[V]]:
+    """``value(task_id)`` of every task, gathered under each (dimension, value) it belongs to;
+    tasks whose value is None are left out."""
+    groups: dict[tuple[str, str], list[V]] = {}
+    for task in tasks:
+        x = value(task.id)
+        if x is None:
+            continue
+        for member in memberships(task, cut):
+            groups.setdefault(member, []).append(x)
+    return groups
+
+
 def stratify(tasks: Sequence[Task], passed: Callable[[str], bool | None], cut: Cutoffs,
              method: IntervalMethod = IntervalMethod(), key: str = "") -> list[StratumRow]:
     """Pass rates of every stratum. ``passed(task_id)`` is the verdict, ``None`` for a task with
     no outcome (left out). ``key`` names the series (run and preset) for bootstrap seeding."""
-    groups: dict[tuple[str, str], list[bool]] = {}
-    for task in tasks:
-        verdict = passed(task.id)
-        if verdict is None:
-            continue
-        for member in memberships(task, cut):
-            groups.setdefault(member, []).append(verdict)
+    groups = _group(tasks, passed, cut)
     rows = []
     for dimension in DIMENSIONS:
         values = [v for d, v in groups if d == dimension]
@@ -212,13 +223,7 @@ class MeanRow:
 def stratum_means(tasks: Sequence[Task], value: Callable[[str], float | None], cut: Cutoffs) -> list[MeanRow]:
     """Means of ``value(task_id)`` per stratum (tasks without a value are left out), in the
     order and with the always-shown rows of :func:`stratify`."""
-    groups: dict[tuple[str, str], list[float]] = {}
-    for task in tasks:
-        x = value(task.id)
-        if x is None:
-            continue
-        for member in memberships(task, cut):
-            groups.setdefault(member, []).append(x)
+    groups = _group(tasks, value, cut)
     rows = []
     for dimension in DIMENSIONS:
         for v in ordered_values(dimension, [v for d, v in groups if d == dimension]):
