@@ -1,6 +1,7 @@
 """Model names → model specs for the bridge.
 
-Built in: ``oracle`` (the ground truth) and ``empty``. Others come from a ``models.toml``, one
+Built in: ``oracle`` (the ground truth), ``noisy-oracle[:SEED]`` (the ground truth corrupted as models
+corrupt it, ``postprocess/noise.py``) and ``empty``. Others come from a ``models.toml``, one
 table per model; ``kind`` picks the endpoint's wire format, the other keys are the settings of
 ``lsp_bridge.models.settings.EndpointSettings`` (unknown keys are an error)::
 
