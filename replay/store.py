@@ -75,6 +75,7 @@ class RunInfo:
 class Store:
     def __init__(self, path: Path):
         self.path = path
+        self._truths: dict[tuple[str, str], tuple[str, str]] = {}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, isolation_level=None)
@@ -137,13 +138,9 @@ class Store:
         with self._transaction():
             for table in ("outcomes", "completions", "presets", "tasks", "runs"):
                 self.db.execute(f"DELETE FROM {table} WHERE run_id=?", (run_id,))
+        self._truths = {key: truth for key, truth in self._truths.items() if key[0] != run_id}
 
     # -- tasks, completions, outcomes ---------------------------------------------------------
-
-    def add_tasks(self, run_id: str, tasks: list[Task]) -> None:
-        rows = [(run_id, t.id, json.dumps(t.to_dict(), sort_keys=True)) for t in tasks]
-        with self._transaction():
-            self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
 
     def tasks(self, run_id: str) -> list[Task]:
         return [Task.from_dict(json.loads(r[0])) for r in self.db.execute("SELECT task FROM tasks WHERE run_id=? ORDER BY rowid", (run_id,))]
@@ -170,11 +167,20 @@ class Store:
         )
 
     def _similarity(self, run_id: str, task_id: str, processed: str | None) -> Similarity | None:
-        row = self.db.execute("SELECT task FROM tasks WHERE run_id=? AND task_id=?", (run_id, task_id)).fetchone()
-        if row is None:
-            return None
-        task = json.loads(row[0])
-        return similarity(processed, task["ground_truth"], task["language"])
+        truth = self._truth(run_id, task_id)
+        return None if truth is None else similarity(processed, *truth)
+
+    def _truth(self, run_id: str, task_id: str) -> tuple[str, str] | None:
+        """A stored task's (ground truth, language), read and parsed once per task: every
+        outcome of a task (one per preset and ablation) needs it."""
+        key = (run_id, task_id)
+        if key not in self._truths:
+            row = self.db.execute("SELECT task FROM tasks WHERE run_id=? AND task_id=?", (run_id, task_id)).fetchone()
+            if row is None:
+                return None  # not cached: the task may be stored later
+            task = json.loads(row[0])
+            self._truths[key] = (task["ground_truth"], task["language"])
+        return self._truths[key]
 
     def backfill_metrics(self, run_id: str) -> int:
         """Compute the metrics of ``run_id``'s outcomes stored without them; how many were filled."""

@@ -93,8 +93,7 @@ def test_old_database_is_migrated_and_backfilled(tmp_path: Path) -> None:
 
 def test_new_outcomes_are_stored_with_their_metrics(tmp_path: Path) -> None:
     store = Store(tmp_path / "new.db")
-    store.create_run(RunInfo("r", "2026-01-01", "0", "m", {}, ("none",), (), "h", "bwrap", None))
-    store.add_tasks("r", [task(1)])
+    store.create_run(RunInfo("r", "2026-01-01", "0", "m", {}, ("none",), (), "h", "bwrap", None), [task(1)])
     store.add_outcome("r", Outcome("t1", "none", "total += x", Status.PASS))
     store.add_outcome("r", Outcome("t9", "none", "zzz", Status.FAIL))  # its task is not stored: no metrics
     assert store.metrics("r") == {("t1", "none"): similarity("total += x", "total += x", "python")}
