@@ -8,6 +8,9 @@ tokens). Prints recovery with Wilson 95% intervals per type and preset. Targets:
 of fence/prose, indentation and bracket corruptions and >= 80% of re-generated lines;
 ``simcopilot`` >= 80% of each; appended statements are reported, not targeted.
 
+A corruption that leaves the ground truth unchanged would count as recovered by every preset: the
+benchmark refuses to report when there is any (it exits with status 1 naming how many).
+
     .venv/bin/python benchmarks/noisy_recovery.py [--seed 0]
 """
 
@@ -34,6 +37,10 @@ def main() -> None:
     tasks = [t for path in sorted((ROOT / "scenarios").glob("*.jsonl")) for t in read_tasks(path)]
     start = time.perf_counter()
     rows = {(r.preset, r.kind): r for r in measure(tasks, PRESETS, seed=args.seed)}
+    unchanged = {kind: rows[(next(iter(PRESETS)), kind)].unchanged for kind in TYPES}
+    if any(unchanged.values()):
+        counts = ", ".join(f"{kind} {n}" for kind, n in unchanged.items() if n)
+        sys.exit(f"corruptions that left the ground truth unchanged ({counts}): they would count as recovered, so nothing is reported")
     print(f"{len(tasks)} bundled tasks, seed {args.seed}, {time.perf_counter() - start:.1f} s")
     print(f"{'corruption':<13}{'tasks':>6}" + "".join(f"{p:>22}" for p in PRESETS))
     for kind in TYPES:

@@ -14,6 +14,11 @@ by the task: the same seed always gives the same answers. Types follow the paper
 * ``appended`` (block holes): an extra statement after the answer. Models do this, but no
   post-processor can know the statement is not wanted: it is reported, not targeted.
 
+A corruption always changes the text: a draw that would leave the ground truth as it is (nothing
+long enough to repeat next to the hole, say) is drawn again from the next generator of the same
+seeded sequence, and if none of those changes it either, a fixed variant that does is used. A
+"corruption" equal to the ground truth would be counted as recovered by every preset.
+
 Everything here is pure: a task's corruption depends only on (seed, task id, its context).
 """
 
@@ -143,12 +148,43 @@ def _regenerated(gt: str, ctx: HoleContext, rng: random.Random) -> tuple[str, st
     if not above and not below:
         return "nothing_to_repeat", gt
     where = "above" if above and (not below or rng.random() < 0.5) else "below"
+    return where, _with_repeated(gt, ctx, where, above if where == "above" else below)
+
+
+def _regenerated_widened(gt: str, ctx: HoleContext) -> tuple[str, str]:
+    """Re-generated lines for a hole whose nearest lines say too little to be recognised as a
+    copy (a run of ``}``): as many of the nearest non-blank lines above (or, for an infill,
+    below) as it takes to make a recognisable copy; failing that, the nearest line as it is.
+    Unchanged only when the document holds no other code at all."""
+    sides = ("above", "below") if ctx.infill else ("above",)
+    nearest = {where: [line for line in (ctx.lines_above[::-1] if where == "above" else ctx.lines_below) if line.strip()]
+               for where in sides}
+    for where in sides:
+        for count in range(1, len(nearest[where]) + 1):
+            picked = _regenerated_source(ctx, where, count)
+            if picked:
+                return f"{where}_widened", _with_repeated(gt, ctx, where, picked)
+    for where in sides:
+        if nearest[where]:
+            return f"{where}_widened", _with_repeated(gt, ctx, where, nearest[where][:1])
+    return "nothing_to_repeat", gt
+
+
+def _with_repeated(gt: str, ctx: HoleContext, where: str, lines: list[str]) -> str:
+    """``gt`` with ``lines`` (from :func:`_regenerated_source`) repeated on the side ``where``."""
     if not ctx.block:
-        return where, (above[0] + gt) if where == "above" else gt + below[0]
+        return (lines[0] + gt) if where == "above" else gt + lines[0]
     if where == "above":
-        first, *rest = above
-        return where, "\n".join([first.lstrip(), *rest, ctx.indent + gt])
-    return where, gt + "\n" + "\n".join(below)
+        first, *rest = lines
+        return "\n".join([first.lstrip(), *rest, ctx.indent + gt])
+    return gt + "\n" + "\n".join(lines)
+
+
+def _indented_whole(gt: str, ctx: HoleContext) -> tuple[str, str]:
+    """The answer indented as a whole: its first line carries the indentation the editor already
+    put before the cursor (four spaces when a hole at column 0 has none)."""
+    lines = gt.split("\n")
+    return "indented_whole", "\n".join([(ctx.indent or "    ") + lines[0]] + lines[1:])
 
 
 def _appended(gt: str, ctx: HoleContext, rng: random.Random) -> tuple[str, str]:
@@ -166,9 +202,25 @@ _CORRUPT = {
 }
 
 
+# Variants that change the text whenever the hole's document allows it, for the types whose
+# seeded draws can all leave it unchanged.
+_FORCED = {
+    "indentation": _indented_whole,
+    "regenerated": _regenerated_widened,
+}
+DRAWS = 8  # seeded draws of a variant before the forced one
+
+
 def corrupt(kind: str, ground_truth: str, ctx: HoleContext, seed: int, task_id: str) -> Noisy:
-    """The ground truth corrupted by ``kind`` (a variant drawn from a generator seeded by the
-    seed and the task id)."""
-    rng = random.Random(_key(seed, task_id))
-    variant, text = _CORRUPT[kind](ground_truth, ctx, rng)
+    """The ground truth corrupted by ``kind``: a variant drawn from a generator seeded by the seed
+    and the task id, drawn again (from the seed, the task id and the draw's number) while it
+    leaves the text unchanged, then the type's forced variant. Only a re-generated line in a
+    document with no other code can stay unchanged (variant ``nothing_to_repeat``)."""
+    for draw in range(DRAWS):
+        rng = random.Random(_key(seed, task_id if draw == 0 else f"{task_id}#{draw}"))
+        variant, text = _CORRUPT[kind](ground_truth, ctx, rng)
+        if text != ground_truth:
+            return Noisy(kind, variant, text)
+    if kind in _FORCED:
+        variant, text = _FORCED[kind](ground_truth, ctx)
     return Noisy(kind, variant, text)

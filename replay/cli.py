@@ -31,6 +31,7 @@ from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_
 from .recordings import read_recordings, record as record_answers
 from .records import Kind, Task
 from .html_report import render_html
+from .run_config import redact_model_name, run_config
 from .report import build_report, render, to_json
 from .scenarios import read_tasks, write_tasks
 from .session import run_session
@@ -209,12 +210,14 @@ def run_replay(
     check_sources(tasks, catalog)
     spec = resolve_model(model, models_file, list(scenarios))
     sandbox = Sandbox.create(unsafe_no_sandbox)
-    run_id = run_id or f"{model.replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    run_id = run_id or f"{redact_model_name(model).replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    command = server_command or tuple(bridge_command())
+    config = run_config(spec, {p: PRESETS[p] for p in presets}, sandboxed=sandbox.enabled, limits=sandbox.limits, full_suite=full_suite,
+                        server_command=None if command == tuple(bridge_command()) else command, session=session)
     settings = ReplaySettings(
         run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
-        server_command=server_command or tuple(bridge_command()), jobs=jobs,
-        concurrency=int(spec.get("concurrency", 4)), resume=resume,
-        log=ctx.db.parent / f"{run_id}.bridge.log", executor=executor, address=address,
+        server_command=command, jobs=jobs, concurrency=int(spec.get("concurrency", 4)), resume=resume,
+        log=ctx.db.parent / f"{run_id}.bridge.log", executor=executor, address=address, config=config,
     )
     own_store = store is None
     store = store or ctx.store()

@@ -1,7 +1,10 @@
 """Comparing two series of outcomes — two runs (models), or two presets of one run — task by task.
 
 A series is a (run, preset) pair, so the same function compares models, post-processors, or
-both. Pairs are matched by task id; tasks only one side has are counted, not compared. Each
+both. Pairs are matched by task id and by what the task is (:func:`task_digest`: its ground truth
+and the digest of its file): after a repository is re-marked, one id (``repo:path:kind:lines``)
+can name another hole, and pairing those would compare answers to different questions. Tasks
+only one side has, and tasks that share an id but differ, are counted and listed, not compared. Each
 stratum gets both pass rates, their difference and the exact McNemar p-value of the paired
 verdicts (replay/stats.py): only tasks that flipped carry information, which is why the test is
 paired rather than a comparison of two independent rates.
@@ -10,6 +13,7 @@ paired rather than a comparison of two independent rates.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -75,11 +79,38 @@ class Comparison:
     flips: tuple[Flip, ...]  # tasks whose pass/fail verdict changed
     status_changes: tuple[tuple[str, str, int], ...]  # (from, to, count) of every changed status
     summary: str
+    differing: tuple[str, ...] = ()  # ids both runs have for different tasks (re-marked): not compared
+
+
+def task_digest(task: Task) -> str:
+    """What a task is, beyond its id: its ground truth and the file it was cut from."""
+    h = hashlib.sha256()
+    for part in (task.ground_truth, task.file_sha256):
+        data = part.encode("utf-8")
+        h.update(len(data).to_bytes(8, "big") + data)
+    return h.hexdigest()
+
+
+def pair_tasks(first: Mapping[str, Task], second: Mapping[str, Task]) -> tuple[list[Task], list[str]]:
+    """The tasks both sides have (in the first side's order), and the ids both have for tasks
+    that differ (another ground truth or file: the repository was re-marked)."""
+    shared, differing = [], []
+    for task_id, task in first.items():
+        other = second.get(task_id)
+        if other is None:
+            continue
+        if other is task or task_digest(other) == task_digest(task):
+            shared.append(task)
+        else:
+            differing.append(task_id)
+    return shared, differing
 
 
 def compare(first: Series, second: Series, tasks: Sequence[Task], a: Mapping[str, Outcome], b: Mapping[str, Outcome],
-            cut: Cutoffs) -> Comparison:
-    """Compare ``b`` (the second series' outcomes by task id) with ``a`` over ``tasks``."""
+            cut: Cutoffs, differing: Sequence[str] = ()) -> Comparison:
+    """Compare ``b`` (the second series' outcomes by task id) with ``a`` over ``tasks`` (those
+    both sides have, see :func:`pair_tasks`); ``differing`` are the ids left out because the two
+    sides' tasks differ, reported with the comparison."""
     both = [t for t in tasks if t.id in a and t.id in b]
     cells: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
     for task in both:
@@ -101,8 +132,14 @@ def compare(first: Series, second: Series, tasks: Sequence[Task], a: Mapping[str
     ids = {t.id for t in tasks}
     only_first = len({i for i in a if i in ids} - {i for i in b})
     only_second = len({i for i in b if i in ids} - {i for i in a})
-    result = Comparison(first, second, len(both), only_first, only_second, tuple(strata), flips, status_changes, "")
+    result = Comparison(first, second, len(both), only_first, only_second, tuple(strata), flips, status_changes, "", tuple(sorted(differing)))
     return dataclasses.replace(result, summary=summarise(result))
+
+
+def differing_note(n: int) -> str:
+    """The sentence every output gives for tasks that share an id but differ between the runs."""
+    return (f"{n} task{'s share' if n != 1 else ' shares'} an id but differ{'' if n != 1 else 's'} between the runs "
+            "(re-marked?): not compared.")
 
 
 def _pct(x: float) -> str:
@@ -112,8 +149,10 @@ def _pct(x: float) -> str:
 def summarise(c: Comparison) -> str:
     """A few plain sentences: the overall change, its test, where it moved most, what changed."""
     overall = next((s for s in c.strata if s.dimension == "all"), None)
-    lines = [f"{c.second.label} against {c.first.label}: {c.paired} tasks paired by id"
+    lines = [f"{c.second.label} against {c.first.label}: {c.paired} tasks paired by id and ground truth"
              + (f" ({c.only_in_first} only in the first, {c.only_in_second} only in the second)" if c.only_in_first or c.only_in_second else "") + "."]
+    if c.differing:
+        lines.append(differing_note(len(c.differing)))
     if overall is None or overall.n == 0:
         lines.append("No task has an outcome on both sides: nothing to compare.")
         return "\n".join(lines)

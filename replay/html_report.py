@@ -17,7 +17,7 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .comparison import Comparison, short_model
+from .comparison import Comparison, differing_note, short_model
 from .metrics import METRIC_LABELS
 from .report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, source_file
 from .strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
@@ -27,7 +27,7 @@ PALETTE = ("#3b6fb6", "#d9822b", "#2e9e6a", "#b8475b", "#7a5cb8", "#8c6d31", "#3
 CLASS_COLOURS = {
     "pass": "#2e9e6a", "syntax_error": "#b8475b", "indentation_error": "#e07a8f", "compile_error": "#8e2c48",
     "undefined_name": "#d9822b", "runtime_error": "#e6b34a", "fail": "#7a5cb8", "timeout": "#3aa1b5",
-    "empty": "#a9a9a9", "model_error": "#444444",
+    "empty": "#a9a9a9", "model_error": "#444444", "tests_not_run": "#c0392b", "tampered": "#5d1f1f", "unverified": "#c8c8c8",
 }
 TAIL_LINES = 40
 
@@ -271,10 +271,13 @@ def comparison_block(c: Comparison, index: int, anchors: dict[str, str]) -> str:
     flips = "".join(f'<li><a href="#{anchors[f.task_id]}">{esc(f.task_id)}</a> {esc(f.first_status)} → {esc(f.second_status)}</li>'
                     if f.task_id in anchors else f"<li>{esc(f.task_id)} {esc(f.first_status)} → {esc(f.second_status)}</li>"
                     for f in c.flips)
+    differing = "".join(f'<li><a href="#{anchors[t]}">{esc(t)}</a></li>' if t in anchors else f"<li>{esc(t)}</li>" for t in c.differing)
     return (f'<h3>{esc(c.second.label)} <span class="vs">vs</span> {esc(c.first.label)}</h3>'
             f'<pre class="summary">{esc(c.summary)}</pre>'
             + sortable(["stratum", "value", "paired", "first", "second", "Δ points", "only first", "only second", "McNemar p", "flag"], rows)
-            + f'<details><summary>tasks that flipped ({len(c.flips)})</summary><ul class="flips">{flips}</ul></details>')
+            + f'<details><summary>tasks that flipped ({len(c.flips)})</summary><ul class="flips">{flips}</ul></details>'
+            + (f'<details class="differing"><summary>not compared: {esc(differing_note(len(c.differing)))}</summary>'
+               f'<ul class="flips">{differing}</ul></details>' if c.differing else ""))
 
 
 # -- drill-down --------------------------------------------------------------------------------
@@ -315,11 +318,14 @@ def task_detail(report: Report, task_id: str, anchor: str, outcomes: list[Outcom
         parts.append(block("ground truth", task.ground_truth))
     for o in outcomes:
         tail = "\n".join(o.output_tail.splitlines()[-TAIL_LINES:])
+        own = report.run_tasks.get((o.run_id, task_id))  # this run's task differs from the one above (re-marked)
+        truth = own or task
         parts.append(f'<div class="outcome"><h4>{esc(short_model(o.model))} · {esc(o.preset)} ({esc(o.run_id)}): {esc(o.status)}'
                      + (f" — {esc(o.detail)}" if o.detail else "") + "</h4>"
+                     + (block(f"ground truth in {o.run_id} (another task under the same id: re-marked?)", own.ground_truth) if own else "")
                      + (block("model error", o.model_error) if o.model_error else "")
                      + block("raw output", o.raw) + block("processed output", o.processed)
-                     + "<h5>diff against the ground truth</h5>" + (diff_html(task.ground_truth, o.processed) if task else "")
+                     + "<h5>diff against the ground truth</h5>" + (diff_html(truth.ground_truth, o.processed) if truth else "")
                      + block(f"test output (last {TAIL_LINES} lines)", tail, "tail") + "</div>")
     parts.append("</details>")
     return "".join(parts)

@@ -12,6 +12,7 @@ repository that the tool checks out from git)::
     setup = []                      # commands run once in each fresh work copy
     timeout = 60                    # seconds for one test run
     env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
+    junit_xml = false               # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
 
     [java]                          # Java only, optional
     classpath = ["lib/guava.jar"]   # extra jars for compiling and testing (JUnit 5 is added)
@@ -26,6 +27,12 @@ tests selected for a task: for pytest suites it runs ``test_command`` on the sel
 with a plugin deselecting the other tests (or ``select_command`` with ``{tests}`` standing for
 the node ids, if given);
 for Java it compiles the edited file and runs the selected JUnit 5 classes itself.
+
+A pass is proven by each test's own result (``execution/proof.py``). simpilot gets those results
+itself from pytest commands and from its Java runner; any other ``test_command`` (a script, Maven,
+Gradle) must write JUnit XML reports into the folder ``$SIMPILOT_REPORTS`` and say so with
+``junit_xml = true`` (the JUnit console launcher: ``--reports-dir "$SIMPILOT_REPORTS"``; Maven:
+``-Dsurefire.reportsDirectory="$SIMPILOT_REPORTS"``), or its runs are reported as ``unverified``.
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ class Manifest:
     env: tuple[tuple[str, str], ...] = ()  # extra environment for the test command
     select_command: tuple[str, ...] = ()  # runs chosen tests; "{tests}" stands for their ids
     classpath: tuple[str, ...] = ()  # Java: extra jars, relative to the repository root
+    junit_xml: bool = False  # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
     git: str | None = None
     commit: str | None = None
 
@@ -113,6 +121,10 @@ class Manifest:
     def is_pytest(self) -> bool:
         return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])
 
+    def reports_tests(self) -> bool:
+        """Whether the repository's own test command gives per-test results simpilot can read."""
+        return self.is_pytest() or self.junit_xml
+
     def select(self, tests: tuple[str, ...]) -> tuple[list[str], dict[str, str]] | None:
         """The command and extra environment running only ``tests`` (pytest node ids), or None
         when the repository's test command cannot be narrowed down (the whole suite runs)."""
@@ -135,8 +147,17 @@ class Manifest:
 
 def with_pytest_options(argv: list[str], options: list[str]) -> list[str]:
     """``argv`` (a pytest command line) with ``options`` right after the word ``pytest``."""
-    at = next(i for i, a in enumerate(argv) if a == "pytest" or a.endswith("/pytest")) + 1
+    at = next(i for i, a in enumerate(argv) if _is_pytest_word(a)) + 1
     return argv[:at] + options + argv[at:]
+
+
+def _is_pytest_word(arg: str) -> bool:
+    return arg == "pytest" or arg.endswith("/pytest")
+
+
+def has_pytest_word(argv: list[str]) -> bool:
+    """Whether ``argv`` runs pytest (``python -m pytest …`` or ``pytest …``)."""
+    return any(_is_pytest_word(a) for a in argv)
 
 
 def _as_str_list(value: object, where: str) -> tuple[str, ...]:
@@ -180,6 +201,9 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     select_command = repo.get("select_command", [])
     if select_command and "{tests}" not in select_command:
         raise SimpilotError(f"{where} select_command needs a \"{{tests}}\" argument where the selected test ids go")
+    junit_xml = repo.get("junit_xml", False)
+    if not isinstance(junit_xml, bool):
+        raise SimpilotError(f"{where} junit_xml must be true or false")
     timeout = repo.get("timeout", 60)
     if not isinstance(timeout, (int, float)) or timeout <= 0:
         raise SimpilotError(f"{where} timeout must be a positive number of seconds")
@@ -195,6 +219,7 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         env=tuple(sorted(env.items())),
         select_command=_as_str_list(select_command, f"{where} select_command"),
         classpath=_as_str_list(java.get("classpath", []), f"{path}: [java] classpath"),
+        junit_xml=junit_xml,
         git=git,
         commit=commit,
     )

@@ -20,7 +20,7 @@ import functools
 import hashlib
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -33,7 +33,8 @@ from .execution.reference import ReferenceRuns
 from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog
 from .records import Completion, Outcome, Status, Task
-from .scenarios import document_text, file_digest
+from .run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec
+from .scenarios import document_text, file_digest, legacy_file_digest
 from .store import RunInfo, Store
 
 # A completion that makes the tests loop is stopped after ten times as long as the same tests took
@@ -59,6 +60,7 @@ class ReplaySettings:
     log: Path | None = None
     executor: str = "local"  # "local": threads here; "ray": actors on a Ray cluster
     address: str | None = None  # Ray: a cluster's address or "auto"; None or "local" starts one here
+    config: dict[str, Any] = field(default_factory=dict)  # run_config.run_config(): what --resume must find unchanged
 
 
 def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
@@ -76,32 +78,65 @@ def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
             raise SimpilotError(f"{task.repo}: {task.path} changed since its tasks were marked: re-run 'simpilot mark' for this repository")
 
 
+NEW_RUN = "start a new run instead: give another --run ID, or leave out --run for a fresh one"
+
+
 def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox: str) -> None:
+    """Record a new run, or check that the run to resume was made with the same scenarios, model,
+    presets and configuration (a run mixing two configurations measures neither)."""
     scenario_hash = file_digest(settings.scenarios)
+    model = redact_model_name(settings.model)
     existing = store.run(settings.run_id)
     if existing is not None:
         if not settings.resume:
             raise SimpilotError(f"run {settings.run_id!r} already exists in {store.path}: pass --resume to continue it, or choose another --run")
-        if existing.scenario_hash != scenario_hash or existing.model != settings.model:
-            raise SimpilotError(f"run {settings.run_id!r} was made with other scenarios or another model; resume needs the same ones")
-        if tuple(existing.presets) != tuple(settings.presets):
-            # its report shows the presets it was made with: others would leave them half done
-            presets = " ".join(f"-p {p}" for p in existing.presets)
-            raise SimpilotError(f"run {settings.run_id!r} was made with {presets}: resume it with the same post-processing options")
+        check_resume(store, existing, settings, scenario_hash, model)
         return
     info = RunInfo(
         run_id=settings.run_id,
         created=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         tool_version=__version__,
-        model=settings.model,
-        model_spec=settings.model_spec,
+        model=model,
+        model_spec=redact_spec(settings.model_spec),
         presets=settings.presets,
         scenarios=tuple(str(p) for p in settings.scenarios),
         scenario_hash=scenario_hash,
         sandbox=sandbox,
         finished=None,
+        config=settings.config,
+        config_hash=config_hash(settings.config),
     )
     store.create_run(info, tasks)
+
+
+def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_hash: str, model: str) -> None:
+    """Refuse to resume ``run`` with anything that would change its answers or verdicts, saying
+    what differs. A run stored by an older version (another scenario digest, no configuration)
+    is checked against what it did store, then brought up to date."""
+    name = settings.run_id
+    legacy_digest = run.scenario_hash != scenario_hash and run.scenario_hash == legacy_file_digest(settings.scenarios)
+    if run.scenario_hash != scenario_hash and not legacy_digest:
+        raise SimpilotError(f"run {name!r} was made with other scenario files (or other versions of them): resume needs the same "
+                            f"ones ({', '.join(run.scenarios)}); or {NEW_RUN}")
+    if redact_model_name(run.model) != model:
+        raise SimpilotError(f"run {name!r} was made with the model {run.model!r}, not {model!r}: resume needs the same one; or {NEW_RUN}")
+    if tuple(run.presets) != tuple(settings.presets):
+        # its report shows the presets it was made with: others would leave them half done
+        presets = " ".join(f"-p {p}" for p in run.presets)
+        raise SimpilotError(f"run {name!r} was made with {presets}: resume it with the same post-processing options")
+    current_hash = config_hash(settings.config)
+    if run.config is None:
+        recorded = {p: steps for p, steps in store.presets(name).items() if p in run.presets}
+        diffs = differences(legacy_config(run.model_spec, recorded, run.sandbox), settings.config, known_only=True)
+    elif run.config_hash != current_hash:
+        diffs = differences(run.config, settings.config) or [f"the configuration's hash differs ({run.config_hash[:12]} → {current_hash[:12]})"]
+    else:
+        diffs = []
+    if diffs:
+        raise SimpilotError(f"run {name!r} cannot be resumed with another configuration: its answers would mix two. "
+                            f"{'; '.join(diffs)}. Resume it with the settings it was made with, or {NEW_RUN}")
+    if legacy_digest or run.config is None:
+        store.update_run(name, scenario_hash, settings.config, current_hash)
 
 
 def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:

@@ -33,6 +33,9 @@ class Status(str, enum.Enum):
     UNDEFINED_NAME = "undefined_name"
     RUNTIME_ERROR = "runtime_error"
     TIMEOUT = "timeout"
+    TESTS_NOT_RUN = "tests_not_run"  # the selected tests were not all reported as run (os._exit(0), System.exit)
+    TAMPERED = "tampered"  # the code under test replaced parts of the test framework
+    UNVERIFIED = "unverified"  # the command exited 0 but gives no per-test results to prove it
     EMPTY = "empty"  # the processed answer was blank (and the tests failed)
     MODEL_ERROR = "model_error"
 

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from postprocess import is_ablation
 
-from .comparison import Comparison, Series, compare
+from .comparison import Comparison, Series, compare, pair_tasks, task_digest
 from .manifest import project_root
 from .metrics import METRIC_LABELS
 from .records import Outcome, Task
@@ -99,6 +99,8 @@ class Report:
     outcomes: list[OutcomeRow]
     tasks: dict[str, Task]  # every task of the report by id (the first run's copy)
     requests: dict[tuple[str, str], dict[str, Any]]  # (run, task) → the stored request
+    # (run, task id) → that run's task where it differs from the copy in ``tasks`` (re-marked)
+    run_tasks: dict[tuple[str, str], Task] = field(default_factory=dict)
 
     def __iter__(self):  # a report reads as its sections, as it did before comparisons existed
         return iter(self.sections)
@@ -163,10 +165,13 @@ def build_report(store: Store, run_ids: list[str], method: IntervalMethod = Inte
         loaded.append((run, {t.id: t for t in store.tasks(run.run_id)}, store.outcomes(run.run_id),
                        store.metrics(run.run_id), store.completions(run.run_id)))
     all_tasks: dict[str, Task] = {}
-    for _, tasks, _, _, _ in loaded:
+    run_tasks: dict[tuple[str, str], Task] = {}
+    for run, tasks, _, _, _ in loaded:
         for task in tasks.values():
-            all_tasks.setdefault(task.id, task)
-    cut = cutoffs(all_tasks.values())
+            known = all_tasks.setdefault(task.id, task)
+            if known is not task and task_digest(known) != task_digest(task):
+                run_tasks[(run.run_id, task.id)] = task
+    cut = cutoffs([*all_tasks.values(), *run_tasks.values()])  # a re-marked task counts as the task it is
     sections, rows, requests = [], [], {}
     by_series: dict[tuple[str, str], tuple[Series, dict[str, Outcome], dict[str, Task]]] = {}
     for run, tasks, outcomes, metrics, completions in loaded:
@@ -192,9 +197,9 @@ def build_report(store: Store, run_ids: list[str], method: IntervalMethod = Inte
     for first, second in chosen:
         s1, a, tasks1 = by_series[first]
         s2, b, tasks2 = by_series[second]
-        shared = [t for i, t in tasks1.items() if i in tasks2]
-        comparisons.append(compare(s1, s2, shared, a, b, cut))
-    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests)
+        shared, differing = pair_tasks(tasks1, tasks2)
+        comparisons.append(compare(s1, s2, shared, a, b, cut, differing))
+    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks)
 
 
 # -- the document the model saw ---------------------------------------------------------------
@@ -357,4 +362,7 @@ def render(report: Report, console: Console) -> None:
         if c.flips:
             shown = ", ".join(f"{f.task_id} ({f.first_status}→{f.second_status})" for f in c.flips[:10])
             console.print(f"  flipped ({len(c.flips)}): {shown}" + (" …" if len(c.flips) > 10 else ""), markup=False, highlight=False)
+        if c.differing:
+            console.print(f"  not compared, different tasks under one id ({len(c.differing)}): {', '.join(c.differing[:10])}"
+                          + (" …" if len(c.differing) > 10 else ""), markup=False, highlight=False)
         console.print()

@@ -3,7 +3,12 @@
 Everything a report shows is recomputed from these tables: the tasks as they were replayed, the
 raw completion of every request, and one outcome per (run, task, post-processor). Rows are
 written as soon as they exist, so a crash loses at most the work in flight and ``--resume``
-continues from what is stored without counting anything twice.
+continues from what is stored without counting anything twice. Each run also keeps its
+configuration (``run_config.py``: model settings, presets, sandbox, suite) and its hash, which a
+resume must match.
+
+Databases made by older versions stay readable: columns added since are added by ``ALTER TABLE``
+when a database is opened, and rows stored without them hold NULL until they are filled in.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ METRIC_COLUMNS = (
     ("first_line_match", "INTEGER"), ("identifier_em", "INTEGER"), ("identifier_f1", "REAL"),
 )
 _OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created"
+# A run's configuration (replay/run_config.py: model settings, presets, sandbox, suite) as JSON and
+# its hash, added to databases made before they existed; such runs have NULL in both.
+RUN_COLUMNS = (("config", "TEXT"), ("config_hash", "TEXT"))
+_RUN_FIELDS = "run_id, created, tool_version, model, model_spec, presets, scenarios, scenario_hash, sandbox, finished, config, config_hash"
 
 
 def _now() -> str:
@@ -70,6 +79,8 @@ class RunInfo:
     scenario_hash: str
     sandbox: str
     finished: str | None
+    config: dict[str, Any] | None = None  # None: a run stored before configurations were
+    config_hash: str | None = None
 
 
 class Store:
@@ -82,18 +93,20 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
-            self._add_metric_columns()
+            self._add_columns("outcomes", METRIC_COLUMNS)
+            self._add_columns("runs", RUN_COLUMNS)
         except (OSError, sqlite3.Error) as exc:
             raise SimpilotError(f"cannot open the results database {path}: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
 
-    def _add_metric_columns(self) -> None:
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(outcomes)")}
-        for name, kind in METRIC_COLUMNS:
+    def _add_columns(self, table: str, columns: tuple[tuple[str, str], ...]) -> None:
+        """Add the ``columns`` a database made by an older version lacks (their rows get NULL)."""
+        have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+        for name, kind in columns:
             if name not in have:
-                self.db.execute(f"ALTER TABLE outcomes ADD COLUMN {name} {kind}")
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -114,21 +127,29 @@ class Store:
         rows = [(info.run_id, t.id, json.dumps(t.to_dict(), sort_keys=True)) for t in tasks or []]
         with self._transaction():
             self.db.execute(
-                "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO runs ({_RUN_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (info.run_id, info.created, info.tool_version, info.model, json.dumps(info.model_spec, sort_keys=True),
-                 json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None),
+                 json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None,
+                 None if info.config is None else json.dumps(info.config, sort_keys=True), info.config_hash),
             )
             self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
 
     def run(self, run_id: str) -> RunInfo | None:
-        row = self.db.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
+        row = self.db.execute(f"SELECT {_RUN_FIELDS} FROM runs WHERE run_id=?", (run_id,)).fetchone()
         if row is None:
             return None
-        return RunInfo(row[0], row[1], row[2], row[3], json.loads(row[4]), tuple(json.loads(row[5])), tuple(json.loads(row[6])), row[7], row[8], row[9])
+        return RunInfo(row[0], row[1], row[2], row[3], json.loads(row[4]), tuple(json.loads(row[5])), tuple(json.loads(row[6])), row[7], row[8], row[9],
+                       None if row[10] is None else json.loads(row[10]), row[11])
 
     def runs(self) -> list[RunInfo]:
         ids = [r[0] for r in self.db.execute("SELECT run_id FROM runs ORDER BY created, rowid")]
         return [self.run(i) for i in ids]  # type: ignore[misc]
+
+    def update_run(self, run_id: str, scenario_hash: str, config: dict[str, Any], config_hash: str) -> None:
+        """Record the scenario digest and configuration of a run made by an older version, once a
+        resume has found them the same as what that version stored (its digest, its columns)."""
+        self.db.execute("UPDATE runs SET scenario_hash=?, config=?, config_hash=? WHERE run_id=?",
+                        (scenario_hash, json.dumps(config, sort_keys=True), config_hash, run_id))
 
     def finish_run(self, run_id: str) -> None:
         self.db.execute("UPDATE runs SET finished=? WHERE run_id=?", (_now(), run_id))

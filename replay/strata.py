@@ -81,7 +81,9 @@ def _g(x: float) -> str:
 
 
 def cutoffs(tasks: Iterable[Task]) -> Cutoffs:
-    unique = {t.id: t for t in tasks}.values()
+    """The cut-offs of ``tasks``, each task counted once however many runs hold it; a task
+    re-marked under the same id (another ground truth or file) is another task and counts too."""
+    unique = {(t.id, t.ground_truth, t.file_sha256): t for t in tasks}.values()
     comments = [t.comment_distance for t in unique if t.comment_distance is not None]
     references = [t.reference_distance for t in unique if t.reference_distance is not None]
     return Cutoffs(median_cut(comments), tercile_cuts(references))

@@ -26,6 +26,9 @@ CLASSES: dict[Status, str] = {
     Status.RUNTIME_ERROR: "runtime error",
     Status.FAIL: "assertion failure",
     Status.TIMEOUT: "timeout",
+    Status.TESTS_NOT_RUN: "tests not run",
+    Status.TAMPERED: "test framework tampered with",
+    Status.UNVERIFIED: "unverified (no per-test results)",
     Status.EMPTY: "empty output",
     Status.MODEL_ERROR: "model error",
 }

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from .errors import SimpilotError
 from .execution import java_runner
 from .execution.evaluate import Evaluator, apply
+from .execution.proof import shortfall
 from .execution.reference import ReferenceRuns
 from .manifest import Manifest
 from .marking import MarkResult, mark_repository
@@ -75,19 +76,30 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
         if result.returncode != 0:
             when = "" if attempt == 1 else " on a second run (the suite is flaky)"
             raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when}: make them pass first ({last})")
-    if not evaluator.full_suite:
-        # Tasks run through simpilot's own runner (the warm servers, the one-file Java
-        # recompilation): it must agree with the repository's command on the untouched code.
+    if evaluator.full_suite:
+        if not manifest.reports_tests():
+            raise SimpilotError(
+                f"{manifest.name}: --full-suite needs each test's result, and test_command gives none: make it write JUnit XML "
+                f"reports into $SIMPILOT_REPORTS and set junit_xml = true in {config} (see README), or mark without --full-suite"
+            )
         result = evaluator.run_tests(manifest)
-        if result.timed_out:
-            raise SimpilotError(f"{manifest.name}: simpilot's test runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
-        if manifest.language == "java" and result.returncode == java_runner.EXIT_NO_TESTS:
-            raise SimpilotError(f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}")
-        if result.returncode != 0:
-            found = java_runner.classify(result.output_tail) if manifest.language == "java" else None
-            why = found[1] if found else _last_line(result.output_tail)
-            fix = "list the jars the tests need in [java] classpath" if manifest.language == "java" else "check 'env' and 'test_command'"
-            raise SimpilotError(f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}")
+        gap = shortfall(result.proof, None)
+        if gap is not None:
+            raise SimpilotError(f"{manifest.name}: the suite's own per-test results do not show it passing on the untouched code ({gap.detail}): check test_command in {config}")
+        return
+    # Tasks run through simpilot's own runner (the warm servers, the one-file Java
+    # recompilation): it must agree with the repository's command on the untouched code, test by test.
+    result = evaluator.run_tests(manifest)
+    if result.timed_out:
+        raise SimpilotError(f"{manifest.name}: simpilot's test runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
+    if manifest.language == "java" and result.returncode == java_runner.EXIT_NO_TESTS:
+        raise SimpilotError(f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}")
+    gap = shortfall(result.proof, None)
+    if gap is not None:
+        found = java_runner.classify(result.output_tail) if manifest.language == "java" else None
+        why = found[1] if found else gap.detail if gap.kind != "failed" or not result.output_tail.strip() else _last_line(result.output_tail)
+        fix = "list the jars the tests need in [java] classpath" if manifest.language == "java" else "check 'env' and 'test_command'"
+        raise SimpilotError(f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}")
 
 
 def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
@@ -120,13 +132,17 @@ def gate(
         original = evaluator.original(task)
         if apply(task, original, task.ground_truth) != original:
             return task, "ground truth does not reproduce the file"
-        if not references.passed(task):
-            return task, "the selected tests fail on the untouched code: " + _last_line(references.get(task).output_tail)
+        why_not = references.why_not(task)
+        if why_not is not None:
+            return task, "the selected tests fail on the untouched code: " + why_not
         limit = timeout if timeout is not None else references.timeout(task, GATE_SLOWDOWN, GATE_MIN_TIMEOUT)
         fill = filler(task)
         verdicts = [evaluator.evaluate(task, fill, limit) for _ in range(2)]
         if progress:
             progress()
+        unproven = next((v for v in verdicts if v.status is not Status.PASS and not v.proven), None)
+        if unproven is not None:  # the same proof as a pass: a failure no test result shows is not one
+            return task, f"the filler's failure is not shown by any test's result ({unproven.status.value}: {unproven.detail})"
         failing = [v.status is not Status.PASS for v in verdicts]
         validation = Validation(
             ground_truth_passes=True, filler=fill, filler_fails=all(failing), stable=failing[0] == failing[1],

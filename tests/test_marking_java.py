@@ -298,14 +298,97 @@ def comment_ranges(root: Node) -> list[tuple[int, int]]:
     return found
 
 
+_LOOPS = frozenset({"for_statement", "enhanced_for_statement", "while_statement", "do_statement"})
+_RESTS = {"method_declaration": "method_rest", "constructor_declaration": "constructor_rest", "compact_constructor_declaration": "constructor_rest"}
+_BRANCHES = {"consequence": "if_body", "alternative": "else_body"}
+
+
+def field_of(node: Node) -> str | None:
+    """The field under which ``node`` hangs from its parent (``consequence``, ``body``…)."""
+    parent = node.parent
+    for i, child in enumerate(parent.children):
+        if child == node:
+            return parent.field_name_for_child(i)
+    return None
+
+
+def nodes_by_boundary(root: Node) -> tuple[dict[int, list[Node]], dict[int, list[Node]]]:
+    """Every named node by its start byte and by its end byte."""
+    starts: dict[int, list[Node]] = {}
+    ends: dict[int, list[Node]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        starts.setdefault(node.start_byte, []).append(node)
+        ends.setdefault(node.end_byte, []).append(node)
+        stack.extend(node.named_children)
+    return starts, ends
+
+
+def statements_of(holder: Node) -> list[Node]:
+    """The statements of a block or case group: its named children but comments and labels."""
+    return [n for n in holder.named_children if n.type not in ("line_comment", "block_comment", "switch_label")]
+
+
+def run_constructs(first: Node, last: Node) -> set[str]:
+    """What a hole from the start of statement ``first`` to the end of its sibling ``last`` can
+    be, read from the tree alone: which statement list the two share and where they lie in it."""
+    holder = first.parent
+    if first == last and holder.type == "if_statement":  # a branch written without braces
+        return {_BRANCHES[field]} if (field := field_of(first)) in _BRANCHES else set()
+    if first == last and holder.type in _LOOPS:
+        return {"loop_body"} if field_of(first) == "body" else set()
+    if holder != last.parent:
+        return set()
+    stmts = statements_of(holder)
+    i, j = stmts.index(first), stmts.index(last)
+    owner, field = holder.parent, field_of(holder)
+    if owner.type in _RESTS and field == "body":
+        return ({"statements"} if j - i < 3 else set()) | ({_RESTS[owner.type]} if j == len(stmts) - 1 else set())
+    if holder.type == "switch_block_statement_group" or owner.type == "switch_rule" or (
+        owner.type == "switch_block_statement_group" and owner.named_children[-1] == holder and len(statements_of(owner)) == 1
+    ):  # `case X:` statements, `case X -> { … }`, `case X: { … }`
+        branch = "case_body"
+    elif owner.type == "if_statement":
+        branch = _BRANCHES.get(field or "")
+    elif owner.type in _LOOPS and field == "body":
+        branch = "loop_body"
+    else:
+        return set()
+    whole = {branch} if branch and i == 0 and j == len(stmts) - 1 else set()
+    return whole | ({"block_rest"} if j == len(stmts) - 1 else set())
+
+
+def tree_constructs(start: int, end: int, starts: dict[int, list[Node]], ends: dict[int, list[Node]]) -> set[str]:
+    """Every construct whose tree-sitter nodes begin exactly at ``start`` and end exactly at
+    ``end``: the condition of an ``if``, or a run of sibling statements."""
+    found = set()
+    for first in starts.get(start, ()):
+        parent = first.parent
+        if parent is None:
+            continue
+        if first.end_byte == end and parent.type == "parenthesized_expression" and parent.parent.type == "if_statement" and field_of(parent) == "condition":
+            found.add("if_condition")
+        for last in ends.get(end, ()):
+            if parent == last.parent:
+                found |= run_constructs(first, last)
+    return found
+
+
 def test_bundled_candidates_keep_invariants() -> None:
-    for path, source, root, cands in bundled():
+    """Each hole is what it claims to be by the syntax tree itself, found independently of the
+    marker: its bytes begin and end exactly on the nodes of that construct (an ``if``'s
+    condition, all of a branch's statements, a rest that reaches its block's last statement…)."""
+    sample = ("SOURCE", SOURCE, parser().parse(SOURCE).root_node, candidates(SOURCE))
+    for path, source, root, cands in [sample, *bundled()]:
         comments = comment_ranges(root)
+        starts, ends = nodes_by_boundary(root)
         for c in cands:
             where = f"{path}@{c.start_byte}:{c.construct}"
             hole = source[c.start_byte : c.end_byte]
             assert hole.strip(), where
-            assert source[: c.start_byte] + hole + source[c.end_byte :] == source, where
+            assert (c.kind is Kind.COMPLETION) == c.construct.endswith("_rest"), where
+            assert c.construct in tree_constructs(c.start_byte, c.end_byte, starts, ends), where
             assert not any(s <= c.start_byte < e or s < c.end_byte <= e for s, e in comments), where
             if c.block:
                 line_start = source.rfind(b"\n", 0, c.start_byte) + 1

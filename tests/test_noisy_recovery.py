@@ -97,3 +97,93 @@ def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
     assert resolve_model("noisy-oracle:7", None, [scenario])["seed"] == 7
     with pytest.raises(SimpilotError, match="noisy-oracle"):
         resolve_model("noisy-oracle:x", tmp_path / "missing.toml", [scenario])
+
+
+@pytest.fixture(scope="module")
+def contexts():
+    """Every bundled task with the editor's view of its hole."""
+    from replay.manifest import project_root
+    from replay.pipeline import hole_context
+
+    base = project_root() / "repos"
+    files: dict[tuple[str, str], bytes] = {}
+    out = []
+    for task in TASKS:
+        key = (task.repo, task.path)
+        if key not in files:
+            files[key] = (base / task.repo / task.path).read_bytes()
+        out.append((task, hole_context(task, files[key])[1]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_corruption_leaves_a_bundled_task_unchanged(contexts, seed: int) -> None:
+    """Every type that applies to a task, not only the one it is assigned: an unchanged
+    "corruption" would be counted as recovered by every preset."""
+    assert len(contexts) == 564
+    unchanged = [(task.id, kind, noisy.variant) for task, ctx in contexts for kind in applicable(task.language, task.block)
+                 if (noisy := corrupt(kind, task.ground_truth, ctx, seed, task.id)).text == task.ground_truth]
+    assert unchanged == []
+
+
+def test_measure_counts_every_bundled_task_and_none_unchanged(rows) -> None:
+    for preset in ("none", "simcopilot", "syntax", "ide"):
+        assert sum(rows[(preset, kind)].tasks for kind in TYPES) == len(TASKS)
+        assert [rows[(preset, kind)].unchanged for kind in TYPES] == [0] * len(TYPES)
+
+
+def test_a_draw_that_changes_nothing_is_drawn_again() -> None:
+    """Only closing braces next to the hole: the seeded draw of one repeated line finds nothing
+    long enough to pass for a copy, so another draw (or the widened variant) repeats more."""
+    prefix = "class A {\n    int f(int[] xs) {\n        int total = sum(xs);\n        if (total > 0) {\n            total--;\n        }\n        }\n        "
+    ctx = HoleContext("java", prefix, "")
+    ground_truth = "return total;"
+    variants = set()
+    for seed in range(40):
+        noisy = corrupt("regenerated", ground_truth, ctx, seed, "t")
+        assert noisy.text != ground_truth and noisy.text.endswith("return total;")
+        assert noisy == corrupt("regenerated", ground_truth, ctx, seed, "t")
+        variants.add(noisy.variant)
+    assert variants <= {"above", "above_widened"} and "above" in variants
+
+
+def test_the_forced_variants_change_what_every_draw_left_unchanged() -> None:
+    from postprocess import noise
+
+    python_top = HoleContext("python", "", "\nx = 1\n")  # a hole at column 0 of a file's first line
+    for kind in ("indentation", "regenerated"):
+        variant, text = noise._FORCED[kind]("if x:\n    y = 2", python_top)
+        assert text != "if x:\n    y = 2", kind
+    assert noise._FORCED["indentation"]("y = 2", python_top) == ("indented_whole", "    y = 2")
+    assert noise._FORCED["regenerated"]("y = 2", python_top) == ("below_widened", "y = 2\nx = 1")
+    alone = HoleContext("python", "", "")  # nothing else in the document: nothing to repeat
+    assert corrupt("regenerated", "y = 2", alone, 0, "t") == noise.Noisy("regenerated", "nothing_to_repeat", "y = 2")
+
+
+def test_measure_does_not_count_an_unchanged_corruption(monkeypatch) -> None:
+    from postprocess.noise import Noisy
+    from replay import recovery
+
+    monkeypatch.setattr(recovery, "corrupt", lambda kind, truth, ctx, seed, task_id: Noisy(kind, "unchanged", truth))
+    measured = recovery.measure(TASKS[:20], ("none",), seed=0)
+    assert sum(r.tasks for r in measured) == 0 and sum(r.recovered for r in measured) == 0
+    assert sum(r.unchanged for r in measured) == 20
+
+
+def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys) -> None:
+    import importlib.util
+    import sys
+
+    from postprocess.noise import Noisy
+    from replay import recovery
+    from replay.manifest import project_root
+
+    spec = importlib.util.spec_from_file_location("noisy_recovery_benchmark", project_root() / "benchmarks" / "noisy_recovery.py")
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    monkeypatch.setattr(sys, "argv", ["noisy_recovery.py"])
+    benchmark.main()
+    assert "regenerated" in capsys.readouterr().out
+    monkeypatch.setattr(recovery, "corrupt", lambda kind, truth, ctx, seed, task_id: Noisy(kind, "unchanged", truth))
+    with pytest.raises(SystemExit, match="unchanged"):
+        benchmark.main()

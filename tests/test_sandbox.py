@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sys
 import time
 from pathlib import Path
@@ -28,9 +29,32 @@ def test_writes_inside_the_work_folder_only(tmp_path: Path) -> None:
     assert "BLOCKED" in result.output_tail and not outside.exists()
 
 
+PROBE = """import socket
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+    print("CONNECTED")
+except OSError as e:
+    print("BLOCKED", e)
+"""
+
+
 def test_no_network(tmp_path: Path) -> None:
-    code = "import socket\ns=socket.socket()\ns.settimeout(2)\ntry:\n    s.connect(('127.0.0.1', 22)); print('CONNECTED')\nexcept OSError as e:\n    print('BLOCKED', e)"
-    assert "BLOCKED" in run(code, tmp_path).output_tail
+    """A port that listens on the host's loopback: the same probe reaches it when run bare (so a
+    refusal is not the port's doing) and not from inside the sandbox, whose network namespace has
+    no way to the host, not even its loopback."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        server.settimeout(5)
+        probe = PROBE.format(port=server.getsockname()[1])
+        bare = Sandbox.create(unsafe_no_sandbox=True).run([sys.executable, "-c", probe], tmp_path, 20)
+        assert "CONNECTED" in bare.output_tail, bare.output_tail
+        server.accept()[0].close()  # the control's connection arrived
+        boxed = run(probe, tmp_path)
+        assert "BLOCKED" in boxed.output_tail and "CONNECTED" not in boxed.output_tail, boxed.output_tail
+        server.settimeout(0.5)
+        with pytest.raises(TimeoutError):
+            server.accept()  # and none from inside the sandbox
 
 
 def test_secrets_do_not_reach_the_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ sandbox, restores the file and returns the copy.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import re
@@ -16,14 +17,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..manifest import Manifest, RepoCatalog
+from ..manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from ..records import Status, Task
 from . import java_runner
+from .proof import PYTEST_PLUGIN, Channel, Shortfall, parse_junit_xml, shortfall
 from .python_checks import compile_status, may_read_names, undefined_names
 from .sandbox import ProcessResult, Sandbox
 from .warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
 from .workcopy import COPY_PREFIX, WorkCopy
 
+REPORTS_ENV = "SIMPILOT_REPORTS"  # where a junit_xml test command writes its reports
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)
 _E_LINE = re.compile(r"^E\s+(\w+(?:Error|Exception|Exit))\b(.*)$", re.M)
 
@@ -34,6 +37,14 @@ class Verdict:
     detail: str
     duration_s: float
     output_tail: str
+    # whether the status rests on evidence the answer cannot fake: the tests' own results, our
+    # compiler checks, our timeout. The gate counts only proven failures of its fillers.
+    proven: bool = True
+
+
+def _with_proof(argv: list[str]) -> list[str]:
+    """A pytest command line with the proof reporter loaded; any other command as it is."""
+    return with_pytest_options(argv, ["-p", PYTEST_PLUGIN]) if has_pytest_word(argv) else argv
 
 
 def apply(task: Task, original: bytes, text: str) -> bytes:
@@ -41,8 +52,9 @@ def apply(task: Task, original: bytes, text: str) -> bytes:
     return original[: task.span.start_byte] + text.encode("utf-8") + original[task.span.end_byte :]
 
 
-def classify_failure(result: ProcessResult, text: str, task: Task, patched: str) -> tuple[Status, str]:
-    """Why a test run failed, most specific class first."""
+def classify_failure(result: ProcessResult, text: str, task: Task, patched: str, gap: Shortfall | None = None) -> tuple[Status, str]:
+    """Why a test run did not pass, most specific class first. ``gap`` is what its proof lacks
+    (see ``proof.shortfall``); None stands for a run whose tests reported failures."""
     tail = result.output_tail
     if result.timed_out:
         return Status.TIMEOUT, "the tests did not finish in time"
@@ -50,7 +62,17 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
     errors = [name for name, _ in failed if name] + [name for name, _ in _E_LINE.findall(tail)]
     first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
     if not text.strip():
-        return Status.EMPTY, first or f"exit {result.returncode}"
+        return Status.EMPTY, first or (gap.detail if gap else f"exit {result.returncode}")
+    if gap is not None and gap.kind == "tampered":
+        return Status.TAMPERED, gap.detail
+    if gap is not None and gap.kind == "not_run":  # no test failed: what the output says is not evidence
+        if result.returncode < 0:
+            return Status.RUNTIME_ERROR, f"the test process was killed by signal {-result.returncode}"
+        if result.returncode == PYTEST_CRASHED:
+            return Status.RUNTIME_ERROR, "pytest itself crashed during the run (e.g. its output went over the file-size limit)"
+        return Status.TESTS_NOT_RUN, f"{gap.detail} (exit status {result.returncode})"
+    if gap is not None and gap.kind == "no_report" and result.returncode == 0:
+        return Status.UNVERIFIED, "the test command exited 0 but gives no per-test results: see junit_xml in the README"
     if task.language == "java":
         found = java_runner.classify(tail)
         if found is not None:
@@ -65,11 +87,11 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str)
         return Status.RUNTIME_ERROR, first
     if result.returncode < 0 and not errors:
         return Status.RUNTIME_ERROR, f"the test process was killed by signal {-result.returncode}"
-    if DIED_MID_RUN in tail and not failed:  # System.exit, os._exit, a crash of the runner itself
-        return Status.RUNTIME_ERROR, tail.strip().splitlines()[-1]
     if result.returncode == PYTEST_CRASHED and not failed:
         return Status.RUNTIME_ERROR, "pytest itself crashed during the run (e.g. its output went over the file-size limit)"
-    return Status.FAIL, first or f"exit {result.returncode}"
+    if DIED_MID_RUN in tail and not failed:  # a crash of the runner itself
+        return Status.RUNTIME_ERROR, tail.strip().splitlines()[-1]
+    return Status.FAIL, first or (gap.detail if gap else f"exit {result.returncode}")
 
 
 class Evaluator:
@@ -96,6 +118,7 @@ class Evaluator:
         self._scratch: Path | None = None
         self._copies: list[WorkCopy] = []
         self._originals: dict[tuple[str, str], bytes] = {}
+        self._baselines: dict[tuple[str, bool], tuple[str, ...] | None] = {}
 
     # -- work copies -------------------------------------------------------------------------
 
@@ -154,20 +177,24 @@ class Evaluator:
         self, manifest: Manifest, path: str | None, tests: tuple[str, ...] | None, full_suite: bool | None = None
     ) -> tuple[list[str], dict[str, str]]:
         """The command (and extra environment) testing a copy whose ``path`` was edited: the
-        repository's own test command for the full suite, else only ``tests`` (None: all)."""
+        repository's own test command for the full suite, else only ``tests`` (None: all). A
+        pytest command loads the proof reporter."""
         if self.full_suite if full_suite is None else full_suite:
-            return manifest.command(), {}
+            return _with_proof(manifest.command()), {}
         if manifest.language == "java":
             return java_runner.toolchain().test_command(manifest, path, tests), {}
         selected = manifest.select(tests) if tests is not None else None
-        return selected or (manifest.command(), {})
+        argv, extra = selected or (manifest.command(), {})
+        return _with_proof(argv), extra
 
     def run_tests(
         self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
         tests: tuple[str, ...] | None = None, full_suite: bool | None = None, timeout: float | None = None,
     ) -> ProcessResult:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
-        (``timeout`` defaults to the manifest's)."""
+        (``timeout`` defaults to the manifest's). The result carries the run's proof: what the
+        tests reported through a channel the code under test cannot write to (None when the
+        command gives no per-test results)."""
         timeout = manifest.timeout if timeout is None else timeout
         full = self.full_suite if full_suite is None else full_suite
         edited = path if content is not None else None
@@ -189,10 +216,43 @@ class Evaluator:
         args = pytest_args(command) if self.warm and not full else None
         if args is not None:
             return copy.pytest_server().run(args, extra, timeout)
-        return self.sandbox.run(command, copy.root, timeout, {**manifest.test_env(), **extra})
+        env = {**manifest.test_env(), **extra}
+        if has_pytest_word(command) or (manifest.language == "java" and not full):
+            with Channel() as channel:
+                return self.sandbox.run(command, copy.root, timeout, env, channel)
+        if full and manifest.junit_xml:
+            with tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-reports-", dir=self.workdir) as reports:
+                result = self.sandbox.run(command, copy.root, timeout, {**env, REPORTS_ENV: reports}, writable=(Path(reports),))
+                return dataclasses.replace(result, proof=parse_junit_xml(Path(reports), result.returncode))
+        return self.sandbox.run(command, copy.root, timeout, env)
+
+    def shortfall(self, manifest: Manifest, result: ProcessResult, tests: tuple[str, ...] | None, full_suite: bool | None = None) -> Shortfall | None:
+        """What ``result`` lacks to be a proven pass of ``tests`` (None: nothing). A run of the
+        whole suite must pass every test that passes on the untouched code."""
+        full = self.full_suite if full_suite is None else full_suite
+        if result.timed_out:
+            return Shortfall("failed", "the tests did not finish in time")
+        expected = tests
+        if full or tests is None:
+            expected = self._baseline(manifest, full)
+        return shortfall(result.proof, expected)
+
+    def _baseline(self, manifest: Manifest, full: bool) -> tuple[str, ...] | None:
+        """The tests that pass on the untouched code with the command ``full`` chooses, from
+        one proven run (None when it proves nothing: then no run of it can be a pass)."""
+        key = (manifest.name, full)
+        with self._lock:
+            building = self._building.setdefault(f"baseline:{manifest.name}:{full}", threading.Lock())
+        with building:
+            if key not in self._baselines:
+                result = self.run_tests(manifest, tests=None, full_suite=full)
+                clean = not result.timed_out and shortfall(result.proof, None) is None
+                self._baselines[key] = tuple(sorted(result.proof.passed)) if clean and result.proof else None
+            return self._baselines[key]
 
     def evaluate(self, task: Task, text: str, timeout: float | None = None) -> Verdict:
-        """Put ``text`` in ``task``'s hole, run the tests and say what happened."""
+        """Put ``text`` in ``task``'s hole, run the tests and say what happened. A pass is what
+        the proof shows (every selected test run and passed), never an exit status."""
         manifest = self.catalog.get(task.repo)
         patched = apply(task, self.original(task), text)
         if task.language == "python":
@@ -201,10 +261,12 @@ class Evaluator:
                 status = Status.EMPTY if not text.strip() else bad[0]
                 return Verdict(status, bad[1], 0.0, "")
         result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout)
-        if result.returncode == 0 and not result.timed_out:
+        gap = self.shortfall(manifest, result, task.tests)
+        if gap is None:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail)
-        status, detail = classify_failure(result, text, task, patched.decode("utf-8"))
-        return Verdict(status, detail, result.duration_s, result.output_tail)
+        status, detail = classify_failure(result, text, task, patched.decode("utf-8"), gap)
+        proven = result.timed_out or gap.kind == "failed"
+        return Verdict(status, detail, result.duration_s, result.output_tail, proven)
 
     def close(self) -> None:
         with self._lock:

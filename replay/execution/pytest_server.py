@@ -7,8 +7,11 @@ copy's files as they are now (the patched one included), so a run is exactly ``p
 ARGS`` in the copy, without the start-up.
 
 Protocol, one JSON object a line: the request ``{"args": [...], "env": {...}, "timeout": s,
-"cpu": s}`` on standard input; the answer ``{"returncode": n, "timed_out": b, "duration": s,
-"tail": "..."}`` on standard output. A run that outlasts ``timeout`` is killed with its whole
+"cpu": s, "token": "..."}`` on standard input; the answer ``{"returncode": n, "timed_out": b,
+"duration": s, "tail": "...", "report": "..."}`` on standard output. ``report`` is what the
+run's proof reporter wrote (``pytest_proof.py``): the child gets the token through a pipe and
+writes to an anonymous file, and it never holds the descriptor this server answers on, so
+nothing a run prints or writes can become an answer. A run that outlasts ``timeout`` is killed with its whole
 process group, and after every run any process it left behind in the sandbox is killed too
 (``--sandboxed``: only inside the sandbox's own PID namespace).
 
@@ -81,10 +84,13 @@ def _cache_rewritten_tests() -> None:
 CRASHED = 70  # the exit status of a run in which pytest itself raised (warm.py reads it)
 
 
-def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str) -> None:
-    """Become ``python -m pytest ARGS`` in ``cwd``; never returns."""
+def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str, private: list[int]) -> None:
+    """Become ``python -m pytest ARGS`` in ``cwd``; never returns. ``private``: the server's own
+    descriptors (where it answers), closed first."""
     code = CRASHED
     try:
+        for fd in private:
+            os.close(fd)
         os.setpgid(0, 0)
         fd = os.open(OUTPUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(fd, 1)
@@ -194,19 +200,45 @@ def _tail() -> str:
         return ""
 
 
+def _channel(token: str) -> tuple[int, int]:
+    """The proof channel of one run: a pipe holding ``token`` (read end) and an anonymous,
+    append-only report file."""
+    read, write = os.pipe()
+    os.write(write, token.encode())
+    os.close(write)
+    try:
+        report = os.open(SCRATCH, os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
+    except OSError:
+        report = os.open(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"), os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        os.unlink(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"))
+    return read, report
+
+
+def _report(fd: int) -> str:
+    size = os.fstat(fd).st_size
+    return os.pread(fd, size, 0).decode("utf-8", "replace") if size else ""
+
+
 def serve(requests, answers, sandboxed: bool) -> None:
     cwd = os.getcwd()
+    private = [answers.fileno()]  # standard input is replaced in the child anyway
     for line in requests:
         request = json.loads(line)
         start = time.monotonic()
+        token_fd, report_fd = _channel(str(request.get("token", "")))
+        env = {**request.get("env", {}), "SIMPILOT_PROOF": f"{token_fd}:{report_fd}"}
         pid = os.fork()
         if pid == 0:
-            _child(request["args"], request.get("env", {}), int(request.get("cpu", 300)), cwd)
+            _child(request["args"], env, int(request.get("cpu", 300)), cwd, private)
+        os.close(token_fd)
         returncode, timed_out = _wait(pid, float(request["timeout"]))
         duration = time.monotonic() - start
         if sandboxed:  # outside a PID namespace, /proc lists the whole machine
             _kill_strays()
-        answers.write(json.dumps({"returncode": returncode, "timed_out": timed_out, "duration": duration, "tail": _tail()}) + "\n")
+        report = _report(report_fd)
+        os.close(report_fd)
+        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "tail": _tail(), "report": report}
+        answers.write(json.dumps(answer) + "\n")
         answers.flush()
 
 

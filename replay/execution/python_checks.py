@@ -43,14 +43,16 @@ def may_read_names(text: str) -> bool:
 
 def undefined_names(source: str, first_line: int, last_line: int) -> list[str]:
     """Names read between 1-based lines ``first_line`` and ``last_line`` that are bound nowhere
-    in scope and are not builtins, in order of appearance."""
+    in scope and are not builtins, in order of their first appearance (line, column, then name).
+    The order is part of the stored detail, so it must not follow the scopes' set iteration order,
+    which changes between runs."""
     try:
         wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
         scopes = wrapper.resolve(ScopeProvider)
         positions = wrapper.resolve(PositionProvider)
     except Exception:  # libcst rejects some code CPython accepts; classification then falls back
         return []
-    missing: dict[str, int] = {}
+    missing: dict[str, tuple[int, int]] = {}
     for scope in set(scopes.values()):
         if scope is None:
             continue
@@ -62,5 +64,6 @@ def undefined_names(source: str, first_line: int, last_line: int) -> list[str]:
                 continue  # bound later in the same scope (e.g. globals used inside functions)
             pos = positions.get(node)
             if pos is not None and first_line <= pos.start.line <= last_line:
-                missing.setdefault(node.value, pos.start.line)
-    return sorted(missing, key=missing.__getitem__)
+                at = (pos.start.line, pos.start.column)
+                missing[node.value] = min(at, missing.get(node.value, at))
+    return sorted(missing, key=lambda name: (missing[name], name))

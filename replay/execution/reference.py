@@ -44,8 +44,17 @@ class ReferenceRuns:
             return self._results[key]
 
     def passed(self, task: Task) -> bool:
+        """Whether the untouched run proves every test it ran passed (each test's own result)."""
+        return self.why_not(task) is None
+
+    def why_not(self, task: Task) -> str | None:
+        """Why the untouched run is not a proven pass, or None."""
+        key = (task.repo, task.path)
+        tests = self._tests[key]
         result = self.get(task)
-        return result.returncode == 0 and not result.timed_out
+        manifest = self.evaluator.catalog.get(task.repo)
+        gap = self.evaluator.shortfall(manifest, result, None if tests is None else tuple(sorted(tests)))
+        return None if gap is None else gap.detail
 
     def timeout(self, task: Task, slowdown: float, minimum: float) -> float:
         """``slowdown`` times the untouched run, at least ``minimum``, at most the manifest's

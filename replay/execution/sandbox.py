@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SimpilotError
+from .proof import Channel, Proof
 
 TAIL_BYTES = 4000
 
@@ -59,6 +60,7 @@ class ProcessResult:
     timed_out: bool
     duration_s: float
     output_tail: str
+    proof: Proof | None = None  # what the tests reported through the proof channel, if anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,10 @@ class Sandbox:
             )
         return cls(enabled=True, limits=limits or Limits(), prlimit=has_prlimit)
 
-    def argv(self, command: list[str], workdir: Path, cpu_limit: bool = True) -> list[str]:
-        """The command line running ``command`` confined to ``workdir``. ``cpu_limit=False`` is
-        for resident servers, which outlive many runs: they limit each run's CPU themselves."""
+    def argv(self, command: list[str], workdir: Path, cpu_limit: bool = True, writable: tuple[Path, ...] = ()) -> list[str]:
+        """The command line running ``command`` confined to ``workdir`` (and the ``writable``
+        folders). ``cpu_limit=False`` is for resident servers, which outlive many runs: they limit
+        each run's CPU themselves."""
         limits = self.limits
         prefix = [
             "prlimit",
@@ -111,8 +114,10 @@ class Sandbox:
                 args += ["--ro-bind", keep, keep]
         for folder in hidden:  # empty and read-only: a write there fails as it did before
             args += ["--remount-ro", folder]
+        args += ["--bind", wd, wd]
+        for folder in writable:
+            args += ["--bind", str(folder), str(folder)]
         args += [
-            "--bind", wd, wd,
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", wd,
         ]
@@ -132,18 +137,26 @@ class Sandbox:
             **(env or {}),
         }
 
-    def run(self, command: list[str], workdir: Path, timeout: float, env: dict[str, str] | None = None) -> ProcessResult:
-        """Run ``command`` in ``workdir``; never raises for what the command does."""
+    def run(
+        self, command: list[str], workdir: Path, timeout: float, env: dict[str, str] | None = None, channel: Channel | None = None,
+        writable: tuple[Path, ...] = (),
+    ) -> ProcessResult:
+        """Run ``command`` in ``workdir``; never raises for what the command does. With a proof
+        ``channel`` the command gets its descriptors, and the result carries what it reported.
+        ``writable``: more folders the command may write (a reports folder outside the copy)."""
         start = time.monotonic()
         with tempfile.TemporaryFile() as out:
             proc = self._popen(
-                self.argv(command, workdir),
+                self.argv(command, workdir, writable=writable),
                 cwd=workdir,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                env=self.environment(workdir, env),
+                env=self.environment(workdir, {**(env or {}), **(channel.env if channel else {})}),
+                pass_fds=channel.fds if channel else (),
             )
+            if channel is not None:
+                channel.handed_over()
             timed_out = False
             try:
                 proc.wait(timeout=timeout)
@@ -157,7 +170,7 @@ class Sandbox:
             out.seek(max(0, size - TAIL_BYTES))
             tail = out.read().decode("utf-8", "replace")
         code = -signal.SIGKILL if timed_out else exit_status(proc.returncode, self.enabled)
-        return ProcessResult(code, timed_out, duration, tail)
+        return ProcessResult(code, timed_out, duration, tail, channel.proof() if channel else None)
 
     def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its

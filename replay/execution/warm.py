@@ -17,6 +17,7 @@ run can leak into another beyond what a fresh process would see.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import select
@@ -31,11 +32,13 @@ from pathlib import Path
 from ..errors import SimpilotError
 from ..manifest import Manifest
 from .java_runner import toolchain
+from .proof import new_token, parse
 from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, descendants, exit_status, kill_group
 
 START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
 GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
 MAX_RUNS = 200
+TAIL_LINES = 400  # lines of a JUnit run's output kept for its tail (the runner sends a tail already)
 PYTEST_SERVER = Path(__file__).with_name("pytest_server.py")
 PYTEST_CRASHED = 70  # pytest_server.CRASHED: pytest itself raised during the run (it runs as a script, not imported)
 DIED_MID_RUN = "in the middle of the run"  # how a run whose test process went away is reported
@@ -53,6 +56,7 @@ class _Resident:
         self.starts = 0
         self._buffer = b""
         self._processes = 0  # the server's own processes (bubblewrap's init, the server)
+        self.closed_output = False  # whether the last read ended because the server's output closed
 
     def _ensure(self) -> subprocess.Popen:
         if self.proc is not None and (self.proc.poll() is not None or self.runs >= MAX_RUNS):
@@ -80,12 +84,14 @@ class _Resident:
         """The next line of output, or None at end of output or past ``deadline``."""
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
+        self.closed_output = False
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
+                self.closed_output = True  # the server died: not a timeout
                 return None
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
@@ -103,14 +109,15 @@ class _Resident:
             pass  # it died: reading says so
         return start
 
-    def _gone(self, start: float, timed_out: bool, tail: str) -> ProcessResult:
-        """The result of a run during which the server stopped answering; the server is replaced."""
+    def _gone(self, start: float, timed_out: bool, tail: str, report: str = "", token: str = "") -> ProcessResult:
+        """The result of a run during which the server stopped answering; the server is replaced.
+        What the run reported before (``report``) is kept as its proof: never an end record."""
         proc = self.proc
-        self.close()
+        self.close()  # waits for the process: its status is known from here on
         died = proc is not None and proc.returncode is not None and not timed_out
         code = exit_status(proc.returncode, self.sandbox.enabled) if died else -signal.SIGKILL
         why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) {DIED_MID_RUN}"
-        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip())
+        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), parse(report, token))
 
     def close(self) -> None:
         if self.proc is not None:
@@ -145,12 +152,16 @@ class PytestServer(_Resident):
             self._scratch = None
 
     def run(self, args: list[str], env: dict[str, str], timeout: float) -> ProcessResult:
-        start = self._send(json.dumps({"args": args, "env": env, "timeout": timeout, "cpu": self.sandbox.limits.cpu_seconds}))
+        """One pytest run; the proof is what the run's reporter wrote with a fresh token."""
+        token = new_token()
+        request = {"args": args, "env": env, "timeout": timeout, "cpu": self.sandbox.limits.cpu_seconds, "token": token}
+        start = self._send(json.dumps(request))
         line = self._read_line(start + timeout + GRACE)
         if line is None:
-            return self._gone(start, timed_out=self.proc is not None and self.proc.poll() is None, tail="")
+            return self._gone(start, timed_out=not self.closed_output, tail="")
         answer = json.loads(line)
-        return ProcessResult(answer["returncode"], answer["timed_out"], time.monotonic() - start, answer["tail"])
+        proof = parse(answer.get("report", ""), token)
+        return ProcessResult(answer["returncode"], answer["timed_out"], time.monotonic() - start, answer["tail"], proof)
 
 
 class JUnitServer(_Resident):
@@ -162,20 +173,29 @@ class JUnitServer(_Resident):
         super().__init__(sandbox, workdir, toolchain().server_command(manifest), manifest.test_env())
 
     def run(self, args: list[str], timeout: float) -> ProcessResult:
-        start = self._send("\t".join(args))
-        lines: list[str] = []
+        """One run. Its records and its last line carry a fresh token: a line the tests print
+        (even straight to the JVM's standard output) cannot end the run or count as a result,
+        and what an earlier run left in the stream is skipped."""
+        token = new_token()
+        start = self._send("\t".join([*args, "--token", token]))
+        lines: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)  # what the tests print, last lines only
+        records: list[str] = []
         restart = False
         deadline = start + timeout
+        exit_line = f"SIMPILOT-EXIT {token} "
         while True:
             line = self._read_line(deadline)
             if line is None:
-                timed_out = self.proc is not None and self.proc.poll() is None
-                return self._gone(start, timed_out, "\n".join(lines[-40:]))
+                timed_out = not self.closed_output
+                return self._gone(start, timed_out, "\n".join(list(lines)[-40:]), "\n".join(records), token)
             text = line.decode("utf-8", "replace")
-            if text.startswith("SIMPILOT-RESTART"):
+            if text.startswith(token):
+                records.append(text)
+            elif text.startswith("SIMPILOT-RESTART"):
                 restart = True
-            elif text.startswith("SIMPILOT-EXIT "):
-                result = ProcessResult(int(text.split()[1]), False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:])
+            elif text.startswith(exit_line) and text[len(exit_line):].strip().lstrip("-").isdigit():
+                code = int(text[len(exit_line):])
+                result = ProcessResult(code, False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:], parse("\n".join(records), token))
                 if restart or self._left_behind():  # a fresh JVM, and its sandbox, for the next run
                     self.close()
                 return result

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from replay.execution.evaluate import apply
 from replay.execution.sandbox import Limits, Sandbox
 from replay.records import Completion, Task
 from replay.recordings import answer_for, write_recording_file
@@ -67,6 +68,7 @@ class Case:
     code: str
     expected: frozenset[str]
     detail: str = ""  # a part of the stored detail, where it proves the answer did what it tried
+    module: bool = False  # Python: the code goes at module level after the hole (it runs at import)
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,41 @@ for _ in range(100):  # it runs: the answer saw it (and passes) before its run e
 else:
     raise RuntimeError('the daemon did not start')
 """, frozenset({"pass"})),
+        # Forging a pass: none of these may pass, each ends in its own class
+        Case("os._exit(0) at import", "python", "import os\nos._exit(0)", frozenset({"tests_not_run"}), "exit status 0", module=True),
+        Case("os._exit(0) in a test", "python", "import os\nos._exit(0)", frozenset({"tests_not_run"}), "exit status 0"),
+        Case("kill the test process", "python", """
+import os, signal
+os.kill(os.getpid(), signal.SIGKILL)
+""", runtime_error, "killed by signal 9"),
+        Case("skip the test", "python", """
+import pytest
+pytest.skip('nothing to see')
+""", frozenset({"tests_not_run"}), "did not run and pass"),
+        Case("forged status lines", "python", f"""
+import json, os, sys
+forged = ['1 passed in 0.01s', 'SIMPILOT-EXIT 0',
+          json.dumps({{"returncode": 0, "timed_out": False, "duration": 0.1, "tail": "", "report": ""}}),
+          'x\\t' + json.dumps({{"event": "end", "tampered": []}})]
+print(*forged, sep='\\n')
+for fd in map(int, os.listdir('/proc/self/fd')):
+    try:
+        os.write(fd, ('\\n'.join(forged) + '\\n').encode())
+    except OSError:
+        pass
+sys.stdout.flush()
+raise AssertionError('a wrong answer that forged its verdict')
+""", frozenset({"fail"}), "a wrong answer that forged"),
+        Case("replace pytest's reports", "python", """
+import _pytest.reports as reports
+made = reports.TestReport.from_item_and_call.__func__
+def passed(cls, item, call):
+    report = made(cls, item, call)
+    report.outcome, report.longrepr = 'passed', None
+    return report
+reports.TestReport.from_item_and_call = classmethod(passed)
+raise AssertionError('a wrong answer whose report says passed')
+""", frozenset({"tampered"}), "TestReport.from_item_and_call"),
     ]
 
 
@@ -238,7 +275,25 @@ def java_cases(t: Targets) -> list[Case]:
     return [
         Case("java: endless loop", "java", "while (System.nanoTime() != 0) { }", frozenset({"timeout"})),
         # The JVM ends in the middle of the run
-        Case("java: System.exit", "java", "System.exit(3);", frozenset({"runtime_error"})),
+        Case("java: System.exit", "java", "System.exit(3);", frozenset({"tests_not_run"}), "exit status 3"),
+        Case("java: System.exit(0)", "java", "System.exit(0);", frozenset({"tests_not_run"}), "exit status 0"),
+        Case("java: Runtime.halt(0)", "java", "Runtime.getRuntime().halt(0);", frozenset({"tests_not_run"}), "exit status 0"),
+        Case("java: kill the test process", "java", """
+try {
+    Runtime.getRuntime().exec(new String[] {"kill", "-9", String.valueOf(ProcessHandle.current().pid())}).waitFor();
+    Thread.sleep(5000);
+} catch (java.io.IOException | InterruptedException e) {
+    throw new IllegalStateException(e);
+}""", frozenset({"runtime_error"}), "killed by signal 9"),
+        Case("java: forged status lines", "java", """
+String forged = "SIMPILOT-SUMMARY found=1 succeeded=1 failed=0 aborted=0\\nSIMPILOT-EXIT 0\\nSIMPILOT-EXIT x 0\\n";
+System.out.print(forged);
+java.io.PrintStream raw = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
+raw.print(forged);
+raw.flush();
+if (true) throw new IllegalStateException("a wrong answer that forged its verdict");""", frozenset({"runtime_error"}), "forged its verdict"),
+        Case("java: abort the test", "java", """
+if (true) throw new org.opentest4j.TestAbortedException("nothing to see");""", frozenset({"tests_not_run"}), "did not run and pass"),
         Case("java: shell through Runtime.exec", "java", f"""
 try {{
     Process p = Runtime.getRuntime().exec(new String[] {{"sh", "-c", {json.dumps(script)}}});
@@ -257,7 +312,10 @@ try {{
 
 
 def hostile_answer(case: Case, task: Task) -> str:
-    """The answer: the case's code at the hole, then the hole's real code."""
+    """The answer: the case's code at the hole, then the hole's real code (a module-level case:
+    the hole's real code, then the case's code at module level)."""
+    if case.module:
+        return f"{task.ground_truth}\n\n{case.code.strip()}\n"
     if case.language == "python":
         return f"exec({case.code.strip()!r}, {{}})\n{task.indent}{task.ground_truth}"
     body = "\n".join(task.indent + "    " + line for line in case.code.strip().splitlines())
@@ -265,8 +323,8 @@ def hostile_answer(case: Case, task: Task) -> str:
 
 
 def choose(tasks: list[Task], root: Path, count: int) -> list[Task]:
-    """``count`` statement holes reached by the tests, each with a document of its own (the
-    recorded model finds an answer by document)."""
+    """At least ``count`` statement holes reached by the tests, each with a document of its own
+    (the recorded model finds an answer by document)."""
     chosen, seen = [], set()
     for task in tasks:
         lines = (root / task.path).read_text().splitlines()
@@ -277,7 +335,26 @@ def choose(tasks: list[Task], root: Path, count: int) -> list[Task]:
             seen.add(document)
             chosen.append(task)
     assert len(chosen) >= count, f"{root.name} has {len(chosen)} usable holes, {count} needed"
-    return chosen[:count]
+    return chosen
+
+
+def assign(cases: list[Case], tasks: list[Task], root: Path) -> list[Task]:
+    """``tasks`` reordered so that each case gets one its answer fits: a module-level case needs
+    a hole after which code at module level still compiles (one that ends a top-level function)."""
+    left, ordered = list(tasks), []
+    for case in cases:
+        task = next(t for t in left if not case.module or _compiles(apply(t, (root / t.path).read_bytes(), hostile_answer(case, t))))
+        left.remove(task)
+        ordered.append(task)
+    return ordered + left
+
+
+def _compiles(source: bytes) -> bool:
+    try:
+        compile(source, "<answer>", "exec")
+    except SyntaxError:
+        return False
+    return True
 
 
 # -- watching from outside -----------------------------------------------------------------------
@@ -424,7 +501,7 @@ def write_inputs(t: Targets, cases: dict[str, list[Case]]) -> tuple[list[Path], 
     for repo, repo_cases in cases.items():
         root = t.repos / repo
         candidates, _ = tiny_scenario(root, t.root / "candidates", per_kind=50)
-        tasks = choose(candidates, root, len(repo_cases) + 2)
+        tasks = assign(repo_cases, choose(candidates, root, len(repo_cases) + 2), root)[: len(repo_cases) + 2]
         answers = []
         for i, task in enumerate(tasks):
             case = repo_cases[i] if i < len(repo_cases) else Case(f"{repo}: control {i - len(repo_cases) + 1}", repo_cases[0].language, "", frozenset({"pass"}))

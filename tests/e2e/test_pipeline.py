@@ -107,12 +107,68 @@ def test_refused_endpoint_is_recorded_as_model_error(marked, tmp_path: Path) -> 
     assert errors and all("cannot connect" in e for e in errors)
 
 
+STORED = -1.0  # a latency and a test duration no real request or run can have
+
+
+def interrupt(db: Path, run: str, task_ids: list[str]) -> tuple[set[str], set[str]]:
+    """Make a finished run look cut short, with a sentinel on everything it keeps: of the tasks
+    (in order), the first third keep their answer and outcome, the second third their answer
+    only (killed while testing), the last third nothing. Returns (kept answers, kept outcomes):
+    a resume that asks the model or runs the tests again for them overwrites their sentinel."""
+    answered = {t for i, t in enumerate(task_ids) if i % 3 != 2}
+    judged = {t for i, t in enumerate(task_ids) if i % 3 == 0}
+    with sqlite3.connect(db) as con:
+        for task_id in task_ids:
+            if task_id not in answered:
+                con.execute("DELETE FROM completions WHERE run_id=? AND task_id=?", (run, task_id))
+            if task_id not in judged:
+                con.execute("DELETE FROM outcomes WHERE run_id=? AND task_id=?", (run, task_id))
+        con.execute("UPDATE completions SET latency_ms=? WHERE run_id=?", (STORED, run))
+        con.execute("UPDATE outcomes SET duration_s=? WHERE run_id=?", (STORED, run))
+        con.execute("UPDATE runs SET finished=NULL WHERE run_id=?", (run,))
+    return answered, judged
+
+
+def sentinels(db: Path, run: str) -> tuple[set[str], set[str]]:
+    """The tasks whose stored answer and whose stored outcome still carry the sentinel."""
+    with sqlite3.connect(db) as con:
+        answers = {r[0] for r in con.execute("SELECT task_id FROM completions WHERE run_id=? AND latency_ms=?", (run, STORED))}
+        judged = {r[0] for r in con.execute("SELECT task_id FROM outcomes WHERE run_id=? AND duration_s=?", (run, STORED))}
+    return answers, judged
+
+
+def results(db: Path, run: str) -> tuple[list[tuple], list[tuple]]:
+    """What a run found, without timings: (answers, outcomes), in task order."""
+    with sqlite3.connect(db) as con:
+        answers = list(con.execute("SELECT task_id, raw, error FROM completions WHERE run_id=? ORDER BY task_id", (run,)))
+        judged = list(con.execute("SELECT task_id, postprocess, processed, status, detail FROM outcomes WHERE run_id=? ORDER BY task_id, postprocess", (run,)))
+    return answers, judged
+
+
 def test_resume_skips_what_is_stored(marked) -> None:
+    """``--resume`` asks the model only for tasks with no stored answer and tests only what has
+    no stored outcome (the sentinels on stored rows survive), and ends with what an
+    uninterrupted run stores."""
     repo, scenario, db = marked
-    first = simpilot("--db", str(db), "replay", str(scenario), "--model", "oracle", "--run", "t-resume", "--repo", str(repo), "-p", "simcopilot")
+
+    def replay(run: str, *extra: str):
+        return simpilot("--db", str(db), "replay", str(scenario), "--model", "oracle", "--run", run, "--repo", str(repo), "-p", "simcopilot", *extra)
+
+    whole = replay("t-whole")
+    assert whole.returncode == 0, whole.stderr
+    first = replay("t-resume")
     assert first.returncode == 0, first.stderr
-    again = simpilot("--db", str(db), "replay", str(scenario), "--model", "oracle", "--run", "t-resume", "--repo", str(repo), "-p", "simcopilot")
+    again = replay("t-resume")
     assert again.returncode == 1 and "--resume" in again.stderr
-    resumed = simpilot("--db", str(db), "replay", str(scenario), "--model", "oracle", "--run", "t-resume", "--repo", str(repo), "-p", "simcopilot", "--resume")
+    task_ids = sorted(t.id for t in read_tasks(scenario))
+    assert len(task_ids) >= 3
+    answered, judged = interrupt(db, "t-resume", task_ids)
+    assert sentinels(db, "t-resume") == (answered, judged)
+
+    resumed = replay("t-resume", "--resume")
     assert resumed.returncode == 0, resumed.stderr
-    assert len(outcomes(db, "t-resume")) == len(read_tasks(scenario))
+    assert sentinels(db, "t-resume") == (answered, judged)  # nothing stored was asked or tested again
+    assert results(db, "t-resume") == results(db, "t-whole")
+    assert len(results(db, "t-resume")[1]) == len(task_ids)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT finished IS NOT NULL FROM runs WHERE run_id='t-resume'").fetchone() == (1,)

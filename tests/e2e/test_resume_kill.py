@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +53,8 @@ class Holes:
     hole marker: the ground truth for every other task, ``return None`` for the rest."""
 
     def __init__(self, tasks: list[Task], repo: Path):
+        self.asked = 0  # requests answered: a resume must not ask for what is stored
+        self._lock = threading.Lock()
         self.holes = []
         for i, task in enumerate(sorted(tasks, key=lambda t: t.id)):
             original = (repo / task.path).read_bytes()
@@ -61,6 +64,8 @@ class Holes:
             self.holes.append((before, after, answer))
 
     def answer(self, prompt: str) -> str:
+        with self._lock:
+            self.asked += 1
         before, _, after = prompt.rpartition(HOLE)  # the instructions name the marker first
         scores = [(_common_tail(before, b) + _common_head(after, a), i) for i, (b, a, _) in enumerate(self.holes)]
         best = max(scores, key=lambda s: (s[0], -s[1]))[1]  # ties (identical prompts): the first
@@ -68,14 +73,15 @@ class Holes:
 
 
 @pytest.fixture
-def setup(tiny_repo: Path, tmp_path: Path) -> Iterator[tuple[list[Task], Path, Path, Path]]:
-    """(tasks, scenario, models.toml, database) with a slow model serving (one answer at a time,
-    each after DELAY_S)."""
+def setup(tiny_repo: Path, tmp_path: Path) -> Iterator[tuple[list[Task], Path, Path, Path, Holes]]:
+    """(tasks, scenario, models.toml, database, the model) with a slow model serving (one answer
+    at a time, each after DELAY_S)."""
     tasks, scenario = tiny_scenario(tiny_repo, tmp_path, per_kind=4)
-    with chat_endpoint(Holes(tasks, tiny_repo).answer, delay=DELAY_S) as url:
+    holes = Holes(tasks, tiny_repo)
+    with chat_endpoint(holes.answer, delay=DELAY_S) as url:
         models = tmp_path / "models.toml"
         models.write_text(f'[models.slow]\nkind = "openai-chat"\nbase_url = "{url}"\nmodel = "m"\nconcurrency = 1\ncontext_chars = 0\nretries = 0\n')
-        yield tasks, scenario, models, tmp_path / "runs.db"
+        yield tasks, scenario, models, tmp_path / "runs.db", holes
 
 
 def replay_args(repo: Path, scenario: Path, models: Path, db: Path, run: str) -> list[str]:
@@ -86,6 +92,12 @@ def replay_args(repo: Path, scenario: Path, models: Path, db: Path, run: str) ->
 def rows(db: Path, run: str) -> list[tuple[str, str, str | None, str]]:
     with sqlite3.connect(db) as con:
         return list(con.execute("SELECT task_id, postprocess, processed, status FROM outcomes WHERE run_id=? ORDER BY task_id, postprocess", (run,)))
+
+
+def answers(db: Path, run: str) -> set[tuple[str, str | None, float]]:
+    """The stored answers with their latency, which a second request would not reproduce."""
+    with sqlite3.connect(db) as con:
+        return set(con.execute("SELECT task_id, raw, latency_ms FROM completions WHERE run_id=?", (run,)))
 
 
 def stored(db: Path, run: str) -> int:
@@ -133,13 +145,14 @@ def still_alive(processes: dict[int, str]) -> list[int]:
 
 
 def test_kill_9_then_resume_gives_the_results_of_an_uninterrupted_run(setup, tiny_repo: Path) -> None:
-    tasks, scenario, models, db = setup
+    tasks, scenario, models, db, model = setup
     presets = 2  # none and simcopilot
     total = presets * len(tasks)
     assert len(tasks) >= 6
 
     whole = simpilot(*replay_args(tiny_repo, scenario, models, db, "whole"))
     assert whole.returncode == 0, whole.stderr
+    assert model.asked == len(tasks)  # one request per task
 
     scratch = db.parent / "killed-tmp"  # a killed run cannot delete its work copies: the next run does
     scratch.mkdir()
@@ -178,14 +191,18 @@ def test_kill_9_then_resume_gives_the_results_of_an_uninterrupted_run(setup, tin
         assert con.execute("SELECT finished FROM runs WHERE run_id='resumed'").fetchone() == (None,)
 
     assert any(scratch.glob("simpilot-copy-*")), "the killed run's work copies should still be there"
+    answered = answers(db, "resumed")
+    assert answered, "an outcome was stored, so its answer was"
+    model.asked = 0
     resumed = simpilot(*replay_args(tiny_repo, scenario, models, db, "resumed"), "--resume", env={"TMPDIR": str(scratch)})
     assert resumed.returncode == 0, resumed.stderr
     assert not any(scratch.glob("simpilot-copy-*")), "resuming removes the work copies of the dead run (and its own)"
 
     final, reference = rows(db, "resumed"), rows(db, "whole")
     assert final == reference
-    keys = [(task_id, preset) for task_id, preset, _, _ in final]
-    assert len(keys) == len(set(keys)) == total
+    # The model was asked only for the tasks with no stored answer, and the stored ones are kept.
+    assert model.asked == len(tasks) - len(answered)
+    assert answered <= answers(db, "resumed")
     assert {s for *_, s in final} >= {"pass"} and {s for *_, s in final} != {"pass"}
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT count(*) FROM runs WHERE finished IS NULL").fetchone() == (0,)

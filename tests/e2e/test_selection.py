@@ -58,12 +58,28 @@ def _mark(repo: Path, out: Path, *extra: str) -> list[dict]:
     return [json.loads(line) for line in (out / "tinyrepo.jsonl").read_text().splitlines()]
 
 
+T = "tests/test_stats.py::test_"
+# The six holes seed 7 picks in tiny/stats.py, by (construct, first line, last line), with the tests
+# that execute them and their labels, worked out by hand from the source: mean() runs in test_mean,
+# test_mean_empty and (through spread) test_spread, its raise only in test_mean_empty, and
+# clamp_scores only in test_clamp.
+SEED_7_TASKS = {
+    ("if_condition", 10, 10): ([T + "mean", T + "mean_empty", T + "spread"], ["if_condition", "local_variable"]),  # not values
+    ("if_body", 11, 11): ([T + "mean_empty"], ["if_body"]),  # raise ValueError(…): a builtin is no library
+    ("block_rest", 11, 11): ([T + "mean_empty"], ["if_body"]),
+    ("function_rest", 20, 27): ([T + "clamp"], ["if_body", "if_condition", "local_variable", "loop_body"]),  # the whole for loop
+    ("block_rest", 22, 22): ([T + "clamp"], ["if_body", "local_variable"]),  # result.append(low)
+    ("else_body", 26, 26): ([T + "clamp"], ["if_body", "local_variable"]),  # result.append(v): v is the loop's
+}
+
+
 def test_mark_is_byte_identical_for_a_seed_and_stores_selected_tests(tiny_repo: Path, tmp_path: Path) -> None:
     first = _mark(tiny_repo, tmp_path / "a", "--seed", "7", "--per-kind", "3")
     _mark(tiny_repo, tmp_path / "b", "--seed", "7", "--per-kind", "3")
     assert (tmp_path / "a" / "tinyrepo.jsonl").read_bytes() == (tmp_path / "b" / "tinyrepo.jsonl").read_bytes()
-    assert first and all(t["tests"] and all(x.startswith("tests/test_stats.py::") for x in t["tests"]) for t in first)
-    assert all(t["labels"] is not None and t["validation"]["filler_fails"] for t in first)
+    found = {(t["construct"], t["span"]["start"]["line"] + 1, t["span"]["end"]["line"] + 1): (t["tests"], t["labels"]) for t in first}
+    assert found == SEED_7_TASKS
+    assert all(t["validation"]["filler_fails"] for t in first)
 
 
 def test_mark_options_kinds_cap_and_full_suite(tiny_repo: Path, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -27,9 +28,15 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -47,9 +54,16 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * edited classes go to a temporary folder that is deleted afterwards, so the work copy is untouched.
  * With {@code --serve} the JVM stays up and reads one run's arguments a line (see {@link #serve}).
  *
- * <p>Output lines simpilot parses: {@code SIMPILOT-COMPILE-ERROR file:line: key: message},
- * {@code SIMPILOT-FAILED test => exception: message}, {@code SIMPILOT-SUMMARY ...}. Exit codes:
- * 0 all passed, 1 a test failed, 3 compilation failed, 4 no tests found, 2 bad arguments.
+ * <p>Output lines simpilot reads for the failure's class and detail: {@code SIMPILOT-COMPILE-ERROR
+ * file:line: key: message}, {@code SIMPILOT-FAILED test => exception: message},
+ * {@code SIMPILOT-SUMMARY ...}. Exit codes: 0 all passed, 1 a test failed, 3 compilation failed,
+ * 4 no tests found, 2 bad arguments.
+ *
+ * <p>Neither decides a pass. That is the proof: one record per test, as the JUnit platform reports
+ * it to this runner's listener, plus a start and an end record, each line prefixed by the run's
+ * token ({@code TOKEN<TAB>JSON}). The token comes with the request ({@code --token}) in resident
+ * mode, and through the pipe named in {@code $SIMPILOT_PROOF} otherwise (the records then go to
+ * the descriptor named there); the code under test never sees it, so nothing it prints counts.
  */
 public final class SimpilotJUnit {
     private static final int TAIL_BYTES = 4000;
@@ -66,7 +80,9 @@ public final class SimpilotJUnit {
             serve(startup.classpath);
             return;
         }
-        int status = runOnce(startup.classpath, startup);
+        Proof proof = Proof.fromEnvironment();
+        int status = runOnce(startup.classpath, startup, proof);
+        proof.end();
         System.out.flush();
         System.exit(status);
     }
@@ -78,6 +94,7 @@ public final class SimpilotJUnit {
         final List<String> classes = new ArrayList<>();
         final List<String> scanRoots = new ArrayList<>();
         boolean serve;
+        String token = "";
         String usage;
 
         static Request parse(List<String> args) {
@@ -89,6 +106,7 @@ public final class SimpilotJUnit {
                     case "--compile" -> r.sources.add(value);
                     case "--select" -> r.classes.add(value);
                     case "--scan" -> r.scanRoots.add(value);
+                    case "--token" -> r.token = value;
                     case "--serve" -> {
                         r.serve = true;
                         continue;
@@ -130,11 +148,13 @@ public final class SimpilotJUnit {
             Locale locale = Locale.getDefault();
             TimeZone zone = TimeZone.getDefault();
             Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+            Proof proof = new Proof(request.token, answers);
             int status;
             try {
-                status = request.usage != null ? usage(request.usage) : runOnce(classpath, request);
+                status = request.usage != null ? usage(request.usage) : runOnce(classpath, request, proof);
             } catch (Throwable e) {
                 e.printStackTrace(capture);
+                proof.error("the runner failed: " + e.getClass().getName() + ": " + firstLine(e.getMessage()));
                 status = 1;
             } finally {
                 capture.flush();
@@ -152,7 +172,8 @@ public final class SimpilotJUnit {
             if (leftThreads(threads)) {
                 answers.println("SIMPILOT-RESTART a run left threads running");
             }
-            answers.println("SIMPILOT-EXIT " + status);
+            proof.end();
+            answers.println("SIMPILOT-EXIT " + request.token + " " + status);
             answers.flush();
         }
     }
@@ -167,7 +188,7 @@ public final class SimpilotJUnit {
             PrintStream out = System.out;
             System.setOut(quiet);
             try {
-                compile(List.of(source.toString()), work.toString(), work.toString());
+                compile(List.of(source.toString()), work.toString(), work.toString(), new Proof("", null));
                 LauncherFactory.create();
             } finally {
                 System.setOut(out);
@@ -192,11 +213,12 @@ public final class SimpilotJUnit {
         return 2;
     }
 
-    private static int runOnce(String classpath, Request request) throws Exception {
+    private static int runOnce(String classpath, Request request, Proof proof) throws Exception {
+        proof.record("{\"event\":\"start\"}");
         Path out = Files.createTempDirectory("simpilot-edited-");
         try {
-            boolean compiled = request.sources.isEmpty() || compile(request.sources, out.toString(), classpath);
-            return compiled ? runTests(out.toString(), classpath, request.classes, request.scanRoots) : 3;
+            boolean compiled = request.sources.isEmpty() || compile(request.sources, out.toString(), classpath, proof);
+            return compiled ? runTests(out.toString(), classpath, request.classes, request.scanRoots, proof) : 3;
         } finally {
             deleteTree(out);
         }
@@ -210,10 +232,11 @@ public final class SimpilotJUnit {
         }
     }
 
-    private static boolean compile(List<String> sources, String out, String classpath) throws Exception {
+    private static boolean compile(List<String> sources, String out, String classpath, Proof proof) throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) {
             System.out.println("SIMPILOT-COMPILE-ERROR no Java compiler in this runtime: install a JDK, not a JRE");
+            proof.error("no Java compiler in this runtime");
             return false;
         }
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -227,12 +250,16 @@ public final class SimpilotJUnit {
                 String where = d.getSource() == null ? "?" : Path.of(d.getSource().toUri()).getFileName().toString();
                 String message = d.getMessage(Locale.ROOT).replace('\n', ' ');
                 System.out.println("SIMPILOT-COMPILE-ERROR " + where + ":" + d.getLineNumber() + ": " + d.getCode() + ": " + message);
+                proof.error("compile error: " + where + ":" + d.getLineNumber() + ": " + message);
+            }
+            if (!ok) {
+                proof.error("compilation failed");
             }
             return ok;
         }
     }
 
-    private static int runTests(String out, String classpath, List<String> classes, List<String> scanRoots) throws Exception {
+    private static int runTests(String out, String classpath, List<String> classes, List<String> scanRoots, Proof proof) throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(new File(out).toURI().toURL());
         for (String entry : classpath.split(File.pathSeparator)) {
@@ -243,19 +270,20 @@ public final class SimpilotJUnit {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), SimpilotJUnit.class.getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
-            return runTests(loader, classes, scanRoots);
+            return runTests(loader, classes, scanRoots, proof);
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }
     }
 
-    private static int runTests(ClassLoader loader, List<String> classes, List<String> scanRoots) {
+    private static int runTests(ClassLoader loader, List<String> classes, List<String> scanRoots, Proof proof) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String name : classes) {
             try {
                 selectors.add(DiscoverySelectors.selectClass(loader.loadClass(name)));
             } catch (ClassNotFoundException | LinkageError e) {
                 System.out.println("SIMPILOT-FAILED " + name + " => " + e.getClass().getName() + ": " + firstLine(e.getMessage()));
+                proof.error(name + " => " + e.getClass().getName());
                 return 1;
             }
         }
@@ -269,7 +297,7 @@ public final class SimpilotJUnit {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
         Launcher launcher = LauncherFactory.create();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        launcher.execute(request, listener);
+        launcher.execute(request, listener, proof.listener());
         TestExecutionSummary summary = listener.getSummary();
         for (TestExecutionSummary.Failure failure : summary.getFailures()) {
             Throwable e = failure.getException();
@@ -288,6 +316,118 @@ public final class SimpilotJUnit {
             return 4;
         }
         return summary.getTotalFailureCount() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The proof records of one run, written to simpilot's channel with the run's token. In
+     * resident mode the channel is the stream this runner answers on; otherwise the descriptor
+     * named in {@code $SIMPILOT_PROOF} ({@code TOKEN_FD:REPORT_FD}), whose token pipe is drained
+     * here before any test class is loaded.
+     */
+    private static final class Proof {
+        private final String token;
+        private final PrintStream channel;
+
+        Proof(String token, PrintStream channel) {
+            this.token = token;
+            this.channel = channel;
+        }
+
+        static Proof fromEnvironment() throws IOException {
+            String spec = System.getenv("SIMPILOT_PROOF");
+            if (spec == null || !spec.contains(":")) {
+                return new Proof("", null);
+            }
+            String[] fds = spec.split(":");
+            String token;
+            try (var in = new java.io.FileInputStream("/proc/self/fd/" + fds[0])) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                byte[] buffer = new byte[256];
+                for (int n; (n = in.read(buffer)) > 0; ) {  // a pipe: readAllBytes would try to seek
+                    bytes.write(buffer, 0, n);
+                }
+                token = bytes.toString(StandardCharsets.UTF_8);
+            }
+            PrintStream out = new PrintStream(new FileOutputStream("/proc/self/fd/" + fds[1], true), true, StandardCharsets.UTF_8);
+            return new Proof(token, out);
+        }
+
+        synchronized void record(String json) {
+            if (channel != null) {
+                channel.print(token + "\t" + json + "\n");
+                channel.flush();
+            }
+        }
+
+        void error(String message) {
+            record("{\"event\":\"error\",\"message\":" + quote(message) + "}");
+        }
+
+        void end() {
+            record("{\"event\":\"end\",\"tampered\":[]}");
+        }
+
+        TestExecutionListener listener() {
+            return new TestExecutionListener() {
+                @Override
+                public void executionSkipped(TestIdentifier id, String reason) {
+                    if (id.isTest()) {
+                        test(id, "skipped");
+                    }
+                }
+
+                @Override
+                public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                    // An aborted test (an assumption failed) did not pass: code under test can
+                    // throw the aborting exception itself, and JUnit's summary does not count it.
+                    String outcome = switch (result.getStatus()) {
+                        case SUCCESSFUL -> "passed";
+                        case ABORTED -> "aborted";
+                        case FAILED -> "failed";
+                    };
+                    if (id.isTest()) {
+                        test(id, outcome);
+                    } else if (!outcome.equals("passed")) {
+                        String why = result.getThrowable().map(t -> t.getClass().getName() + ": " + firstLine(t.getMessage())).orElse("failed");
+                        error(id.getLegacyReportingName() + " => " + why);
+                    }
+                }
+            };
+        }
+
+        private void test(TestIdentifier id, String outcome) {
+            String cls = id.getSource().map(Proof::className).orElse("");
+            record("{\"event\":\"test\",\"id\":" + quote(cls + "#" + id.getLegacyReportingName()) + ",\"class\":" + quote(cls)
+                    + ",\"outcome\":\"" + outcome + "\"}");
+        }
+
+        private static String className(TestSource source) {
+            if (source instanceof MethodSource m) {
+                return m.getClassName();
+            }
+            if (source instanceof ClassSource c) {
+                return c.getClassName();
+            }
+            return "";
+        }
+
+        static String quote(String text) {
+            StringBuilder b = new StringBuilder("\"");
+            for (char c : text.toCharArray()) {
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    default -> {
+                        if (c < 0x20) {
+                            b.append(String.format("\\u%04x", (int) c));
+                        } else {
+                            b.append(c);
+                        }
+                    }
+                }
+            }
+            return b.append('"').toString();
+        }
     }
 
     private static String firstLine(String message) {
