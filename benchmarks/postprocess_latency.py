@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from postprocess import PRESETS, run_preset  # noqa: E402
-from replay.pipeline import hole_context  # noqa: E402
+from replay.scenarios import hole_context  # noqa: E402
 from replay.recordings import read_recordings  # noqa: E402
 from replay.scenarios import read_tasks  # noqa: E402
 

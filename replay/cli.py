@@ -143,6 +143,11 @@ def mark(
         )
         for why, count in Counter(why for _, why in report.dropped).most_common():
             err.print(f"  dropped {count}: {why}")
+        if report.altered:
+            err.print(f"[yellow]  post-processing altered {len(report.altered)} ground truth(s); the tasks are kept, but this is a bug of "
+                      "the preset (it would turn a correct answer into another): please report it[/]")
+            for alteration in report.altered[:10]:
+                err.print(f"    {alteration.preset} (steps {', '.join(alteration.steps)}) on {alteration.task.id}")
         for path, why in marked.skipped:
             err.print(f"  skipped {path}: {why}")
 

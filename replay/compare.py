@@ -28,7 +28,8 @@ from postprocess import PRESETS, ablation_name, run_steps
 
 from .execution.evaluate import Evaluator, Verdict
 from .execution.reference import ReferenceRuns
-from .pipeline import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, first_timeout, hole_context
+from .pipeline import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, first_timeout
+from .scenarios import hole_context
 from .records import Completion, Outcome, Status, Task
 from .stats import mcnemar_exact, wilson
 from .store import Store

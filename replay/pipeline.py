@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from postprocess import HoleContext, run_preset
+from postprocess import run_preset
 
 from . import __version__
 from .errors import SimpilotError
@@ -34,7 +34,7 @@ from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog
 from .records import Completion, Outcome, Status, Task
 from .run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec
-from .scenarios import document_text, file_digest, legacy_file_digest
+from .scenarios import file_digest, hole_context, legacy_file_digest
 from .store import RunInfo, Store
 
 # A completion that makes the tests loop is stopped after ten times as long as the same tests took
@@ -137,13 +137,6 @@ def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_
                             f"{'; '.join(diffs)}. Resume it with the settings it was made with, or {NEW_RUN}")
     if legacy_digest or run.config is None:
         store.update_run(name, scenario_hash, settings.config, current_hash)
-
-
-def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:
-    """The document the editor has open for ``task`` and the post-processors' view of it."""
-    document = document_text(task, original)
-    prefix = original[: task.span.start_byte].decode("utf-8")
-    return document, HoleContext(task.language, prefix, document[len(prefix) :])
 
 
 def evaluate_one(evaluator: Evaluator, task: Task, completion: Completion, preset: str, timeout: float | None = None) -> Outcome:

@@ -20,7 +20,7 @@ from pathlib import Path
 from postprocess import run_preset
 from postprocess.noise import TYPES, applicable, assign, corrupt
 
-from .pipeline import hole_context
+from .scenarios import hole_context
 from .records import Task
 from .stats import wilson
 

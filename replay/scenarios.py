@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from postprocess.context import HoleContext
+
 from .errors import SimpilotError
 from .records import Kind, Task
 
@@ -82,3 +84,10 @@ def document_text(task: Task, original: bytes) -> str:
     prefix = original[: task.span.start_byte]
     suffix = original[task.span.end_byte :] if task.kind is Kind.INFILL else b""
     return (prefix + suffix).decode("utf-8")
+
+
+def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:
+    """The document the editor has open for ``task`` and the post-processors' view of it."""
+    document = document_text(task, original)
+    prefix = original[: task.span.start_byte].decode("utf-8")
+    return document, HoleContext(task.language, prefix, document[len(prefix) :])

@@ -6,6 +6,10 @@ back reproduces the original file byte for byte; (3) at least one test is select
 (unless the whole suite runs); (4) a neutral filler in the hole (``pass`` / ``{}`` for a block,
 ``True`` / ``true`` for a condition) makes those tests fail, twice; (5) when that filler does not
 even compile, a compiling probe that throws must make them fail as well.
+
+The gate also puts every kept task's ground truth through every built-in post-processing preset:
+a preset must return it unchanged. An alteration is a bug of the preset, not of the task, so the
+task is kept and the alteration is reported (``GateReport.altered``), never dropped silently.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+
+from postprocess import BUILTIN_PRESETS, run_preset
 
 from .errors import SimpilotError
 from .execution import java_runner
@@ -22,6 +28,7 @@ from .execution.reference import ReferenceRuns
 from .manifest import Manifest
 from .marking import MarkResult, mark_repository
 from .records import Kind, Status, Task, Validation
+from .scenarios import hole_context
 from .selection import build_selection
 
 FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
@@ -50,10 +57,35 @@ def filler(task: Task) -> str:
     return block if task.block else expression
 
 
+@dataclass(frozen=True, slots=True)
+class Alteration:
+    """A built-in preset that changed a task's ground truth (which steps did)."""
+
+    task: Task
+    preset: str
+    steps: tuple[str, ...]
+    text: str  # what the preset returned
+
+
 @dataclass
 class GateReport:
     kept: list[Task] = field(default_factory=list)
     dropped: list[tuple[Task, str]] = field(default_factory=list)
+    altered: list[Alteration] = field(default_factory=list)
+
+
+def preset_alterations(
+    tasks: list[Task], original: Callable[[Task], bytes], presets: tuple[str, ...] = tuple(BUILTIN_PRESETS)
+) -> list[Alteration]:
+    """Every (task, preset) whose preset does not return the task's ground truth unchanged."""
+    found = []
+    for task in tasks:
+        _, ctx = hole_context(task, original(task))
+        for preset in presets:
+            processed = run_preset(preset, task.ground_truth, ctx)
+            if processed.text != task.ground_truth:
+                found.append(Alteration(task, preset, processed.changed_by, processed.text))
+    return found
 
 
 def _last_line(text: str) -> str:
@@ -195,4 +227,5 @@ def mark_validated(
         progress_total(len(selected))
     report = gate(evaluator, selected, jobs, progress)
     report.dropped = unreached + report.dropped
+    report.altered = preset_alterations(report.kept, evaluator.original)
     return marked, report

@@ -7,7 +7,7 @@ import pytest
 
 from postprocess import PRESETS, run_preset
 from replay.manifest import project_root
-from replay.pipeline import hole_context
+from replay.scenarios import hole_context
 
 from .conftest import bundled_tasks
 

@@ -103,7 +103,7 @@ def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
 def contexts():
     """Every bundled task with the editor's view of its hole."""
     from replay.manifest import project_root
-    from replay.pipeline import hole_context
+    from replay.scenarios import hole_context
 
     base = project_root() / "repos"
     files: dict[tuple[str, str], bytes] = {}

@@ -56,13 +56,19 @@ def test_balance_brackets_leaves_python_alone() -> None:
 @pytest.mark.parametrize(
     "raw, ctx, expected",
     [
-        pytest.param("s += x\n    return s\n\ndef other():\n    pass", PY_LOOP, "s += x", id="python-infill-drops-what-follows"),
-        pytest.param("s += x\n        s *= 2\n    return s", PY_COMPLETION, "s += x\n        s *= 2", id="python-completion-ends-with-the-innermost-block"),
-        pytest.param("s += x\n        s *= 2\nclass", PY_COMPLETION, "s += x\n        s *= 2", id="python-completion-cut-at-error"),
+        # a file that parses with the whole answer is kept whole: a correct hole can end that way
+        # (truncation never removes a line the file needs; balance_brackets and limit_scope cut
+        # a Java completion at the block it was not shown)
+        pytest.param("s += x\n    return s\n\ndef other():\n    pass", PY_LOOP, "s += x\n    return s\n\ndef other():\n    pass",
+                     id="python-infill-that-parses-kept"),
+        pytest.param("s += x\n        s *= 2\n    return s", PY_COMPLETION, "s += x\n        s *= 2\n    return s", id="python-completion-dedent-kept"),
+        pytest.param("s += x\n        s *= 2\nclass", PY_COMPLETION, "s += x\n        s *= 2\nclass", id="python-completion-may-stop-mid-statement"),
+        pytest.param("s += x\n        s *= 2\n    )\n    return s", PY_LOOP, "s += x\n        s *= 2", id="python-infill-cut-at-error"),
         pytest.param("x > 0\n        return 1", PY_COND, "x > 0", id="python-condition-first-logical-line"),
         pytest.param("(x > 0 and\n        x < 9)", PY_COND, "(x > 0 and\n        x < 9)", id="python-condition-spanning-lines"),
         pytest.param("for (int x : xs) {\n            t += x;\n        }\n        return t;\n    }\n    int g() { return 1; }",
-                     JAVA_COMPLETION, "for (int x : xs) {\n            t += x;\n        }\n        return t;", id="java-completion"),
+                     JAVA_COMPLETION, "for (int x : xs) {\n            t += x;\n        }\n        return t;\n    }\n    int g() { return 1; }",
+                     id="java-completion-that-parses-kept"),
         pytest.param("x > 0) {\n            return 1;", JAVA_COND, "x > 0", id="java-condition-cut-before-paren"),
         pytest.param("t += (", JAVA_INFILL, "t += (", id="no-fit-left-unchanged"),
     ],

@@ -25,7 +25,8 @@ COND = HoleContext("python", "def f(x):\n    if ", ":\n        return 1\n    ret
         pytest.param("Sure!\nreturn w * h", "return w * h", id="interjection-line"),
         pytest.param("<think>multiply them</think>\nreturn w * h", "return w * h", id="think-block"),
         pytest.param("return w * h\n```\nExplanation: product.", "return w * h", id="closing-fence-only"),
-        pytest.param("return w * h\r\n", "return w * h", id="crlf"),
+        # line ends as the file has them; the answer's own trailing newline is its own (identity)
+        pytest.param("return w * h\r\n", "return w * h\n", id="crlf"),
         pytest.param('doc = """\n```\n"""\nreturn doc', 'doc = """\n```\n"""\nreturn doc', id="fence-inside-string-kept"),
         pytest.param("if w:\n    return w * h\nreturn 0", "if w:\n    return w * h\nreturn 0", id="plain-code-untouched"),
     ],

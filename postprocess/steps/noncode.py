@@ -1,84 +1,120 @@
 """Step 1 of SimCopilot's post-processing: remove what is not code.
 
-Removes ``<think>`` blocks, takes the first fenced code block when the answer has fences, and drops
+Removes ``<think>`` blocks (at the start, where models put their reasoning: elsewhere the text
+could be a string's), takes the first fenced code block when the answer has fences, and drops
 prose lines ("Here is the completed code:", "Explanation: …") at the start and end of the answer.
 Only the edges are touched: a line inside the code is never judged prose, and lines inside
 Python strings are never taken for fences.
+
+What is removed is exactly the non-code and the blank lines that separated it from the code: when
+nothing is found the answer comes back as it was, leading and trailing newlines included (a hole
+can start or end with one). A line is prose only when ``postprocess.prose`` finds it is code
+neither alone nor in its place, so a statement that merely reads like a sentence
+(``TableFormat = namedtuple(``) stays.
 """
 
 from __future__ import annotations
 
-import keyword
 import re
 
 from ..context import HoleContext
+from ..prose import INTERJECTION, code_in_place, is_prose, parses_alone
 from ..pyscan import scan
 
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)\s*", re.S)
+__all__ = ["is_prose", "strip_noncode"]
+
+# A reasoning block at the start of the answer, with the blank lines after it (not the indentation
+# of the code that follows)
+_THINK = re.compile(r"\s*<think>.*?(?:</think>|\Z)(?:[ \t]*\n)*", re.S)
 _FENCE = re.compile(r"^ {0,3}(```|~~~)[\w+#.-]*\s*$")
-_SENTENCE = re.compile(r"^[A-Z][A-Za-z']*(?:,)?(?:\s+[^\s]+){2,}\s*$")
-_LABEL = re.compile(r"^(?:Explanation|Output|Note|Notes|Example|Usage|Answer|Solution|Code|Completion|Result)s?\s*:")
-_INTERJECTION = re.compile(r"^(?:Sure|Certainly|Okay|OK|Of course|Absolutely|Great)\b[!.,:]")
-_CODE_START = set(keyword.kwlist) | {"print", "self", "super", "assert", "return", "yield"}
-
-
-def _python_compiles(line: str) -> bool:
-    stripped = line.strip()
-    for candidate in (stripped, stripped + "\n    pass", "(" + stripped + ")"):
-        try:
-            compile(candidate, "<line>", "exec", dont_inherit=True)
-            return True
-        except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
-            continue
-    return False
-
-
-def is_prose(line: str, language: str) -> bool:
-    """A line of natural language rather than code (used only at the edges of an answer)."""
-    s = line.strip()
-    if not s or s.startswith(("#", "//", "/*", "*", "@")):
-        return False
-    first = re.split(r"[\s(.:=]", s, maxsplit=1)[0]
-    if first in _CODE_START:
-        return False
-    if not (_LABEL.match(s) or _INTERJECTION.match(s) or _SENTENCE.match(s)):
-        return False
-    if language == "python":
-        return not _python_compiles(s)
-    return not s.endswith((";", "{", "}"))
-
-
-def _unfence(text: str, language: str) -> str:
-    lines = text.split("\n")
-    states = scan(text) if language == "python" else None
-    fences = [i for i, line in enumerate(lines) if _FENCE.match(line) and (states is None or not states[i].in_string)]
-    if not fences:
-        return text
-    first = fences[0]
-    before = [line for line in lines[:first] if line.strip()]
-    opening = all(is_prose(line, language) for line in before)
-    if opening:
-        end = next((f for f in fences[1:]), len(lines))
-        return "\n".join(lines[first + 1 : end])
-    return "\n".join(lines[:first])  # a closing fence after bare code: keep what came before
-
-
-def _trim_prose_edges(text: str, language: str) -> str:
-    lines = text.split("\n")
-    head = _INTERJECTION.match(lines[0].strip()) if lines else None
-    if head and lines[0].strip()[head.end() :].strip():  # "Sure! return x": keep the code part
-        lines[0] = lines[0].strip()[head.end() :].strip()
-    start, end = 0, len(lines)
-    while start < end and (not lines[start].strip() or is_prose(lines[start], language)):
-        start += 1
-    while end > start and (not lines[end - 1].strip() or is_prose(lines[end - 1], language)):
-        end -= 1
-    return "\n".join(lines[start:end])
 
 
 def strip_noncode(text: str, ctx: HoleContext) -> str:
-    text = text.replace("\r\n", "\n")
-    if "<think>" in text:
-        text = _THINK.sub("", text)
-    text = _unfence(text, ctx.language)
-    return _trim_prose_edges(text, ctx.language)
+    """The answer without its reasoning, fences and prose edges; exactly the answer if it has none."""
+    text = _line_endings(text, ctx)
+    while text.lstrip().startswith("<think>"):
+        text = text[_THINK.match(text).end() :]
+    lines = _unfence(text.split("\n"), ctx.language)
+    return "\n".join(_trim_prose_edges(lines, ctx))
+
+
+def _line_endings(text: str, ctx: HoleContext) -> str:
+    """CRLF becomes LF unless the document itself uses CRLF (then the answer's are its own)."""
+    if "\r\n" not in text or "\r\n" in ctx.prefix or "\r\n" in ctx.suffix:
+        return text
+    return text.replace("\r\n", "\n")
+
+
+def _unfence(lines: list[str], language: str) -> list[str]:
+    """The first fenced block's lines, exactly; or, when the first fence closes bare code, the
+    code before it (without the blank lines between the two)."""
+    candidates = [i for i, line in enumerate(lines) if _FENCE.match(line)]
+    if not candidates:
+        return lines
+    states = scan("\n".join(lines)) if language == "python" else None
+    fences = [i for i in candidates if states is None or not states[i].in_string]
+    if not fences:
+        return lines
+    first = fences[0]
+    if all(is_prose(line, language) for line in lines[:first] if line.strip()):
+        return lines[first + 1 : _closing_fence(first, fences, candidates, len(lines))]
+    return _drop_trailing_blanks(lines[:first])
+
+
+def _closing_fence(opening: int, fences: list[int], candidates: list[int], end: int) -> int:
+    """The fence closing the block opened at ``opening``: the next one outside a string, else the
+    next fence line at all (an answer cut inside a docstring misleads the string scan), else the
+    end of the answer."""
+    later = [i for i in fences if i > opening] or [i for i in candidates if i > opening]
+    return later[0] if later else end
+
+
+def _drop_trailing_blanks(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def _trim_prose_edges(lines: list[str], ctx: HoleContext) -> list[str]:
+    """Drop the prose lines at the start and at the end, with the blank lines around them; leave
+    everything as it is when there are none (or when they turn out to be code in place)."""
+    lines = _drop_interjection(lines, ctx)
+    first = next((i for i, line in enumerate(lines) if _codeish(line, ctx.language)), len(lines))
+    last = next((i + 1 for i in range(len(lines) - 1, first - 1, -1) if _codeish(lines[i], ctx.language)), first)
+    lead, core, trail = lines[:first], lines[first:last], lines[last:]
+    # the lines at the start are judged against the first line of code only (the rest of the
+    # answer, perhaps cut short anywhere, does not decide what its first lines are), and with the
+    # suffix only when that line is all the code (it may be the start of the suffix's line)
+    opening = "\n".join(lead) + ("\n" if core else "")
+    if _has_text(lead) and not code_in_place(ctx, "", opening, "\n".join(core[:1]), suffix=len(core) < 2):
+        lead = []
+    if _has_text(trail) and core and not code_in_place(ctx, "\n".join(lead + core), "\n" + "\n".join(trail), ""):
+        trail = []
+    return lead + core + trail
+
+
+def _codeish(line: str, language: str) -> bool:
+    """Not blank and not prose on its own: where the code starts (or ends) for sure."""
+    return bool(line.strip()) and not is_prose(line, language)
+
+
+def _has_text(lines: list[str]) -> bool:
+    return any(line.strip() for line in lines)
+
+
+def _drop_interjection(lines: list[str], ctx: HoleContext) -> list[str]:
+    """"Sure! return x" -> "return x", when the line as a whole is not code and the rest is."""
+    if not lines:
+        return lines
+    line = lines[0]
+    head = INTERJECTION.match(line.strip())
+    if head is None:
+        return lines
+    rest = line.strip()[head.end() :].strip()
+    if not rest or is_prose(rest, ctx.language) or parses_alone(line, ctx.language):
+        return lines
+    after = "\n".join([rest, *lines[1:]])
+    if code_in_place(ctx, "", line[: len(line) - len(line.lstrip())] + line.strip()[: head.end()] + " ", after):
+        return lines
+    return [rest, *lines[1:]]

@@ -1,0 +1,45 @@
+"""The tree-sitter grammars, loaded once: one place to get a language or a parser.
+
+Parsers are per thread (a ``tree_sitter.Parser`` must not parse in two threads at once); the
+languages are shared. Post-processing steps use it to ask the question a regular expression
+cannot answer: does this text parse as code *in its place* (prefix + text + suffix)?
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+
+import tree_sitter_java
+import tree_sitter_python
+from tree_sitter import Language, Parser, Tree
+
+_GRAMMARS = {"python": tree_sitter_python.language, "java": tree_sitter_java.language}
+_LOCAL = threading.local()
+
+LANGUAGES = tuple(_GRAMMARS)
+
+
+@cache
+def language(name: str) -> Language:
+    """The tree-sitter language ``name`` (``python`` or ``java``); KeyError for others."""
+    return Language(_GRAMMARS[name]())
+
+
+def parser(name: str) -> Parser:
+    """This thread's parser for ``name``."""
+    parsers = getattr(_LOCAL, "parsers", None)
+    if parsers is None:
+        parsers = _LOCAL.parsers = {}
+    if name not in parsers:
+        parsers[name] = Parser(language(name))
+    return parsers[name]
+
+
+def parse(source: str | bytes, name: str) -> Tree:
+    return parser(name).parse(source.encode("utf-8") if isinstance(source, str) else source)
+
+
+def has_error(source: str | bytes, name: str) -> bool:
+    """Whether ``source`` has a syntax error (an ERROR or a MISSING node) in ``name``."""
+    return parse(source, name).root_node.has_error
