@@ -299,14 +299,38 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
         return
     if not scenarios:
         raise SimpilotError("give scenario files (see 'simpilot mark'), or --trace FILE")
+    if resume:
+        _check_resumable(ctx, run_id)
     run_id = run_replay(
         ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
         repo_paths=repo_paths, models_file=models_file, server_command=command,
         unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session, executor=executor, address=address,
     )
     store = ctx.store()
-    render(build_report(store, [run_id]), out)
-    store.close()
+    try:
+        render(build_report(store, [run_id]), out)
+        completions = store.completions(run_id).values()
+    finally:
+        store.close()
+    if completions and not any(c.ok for c in completions):
+        # nothing was measured: a script must be able to notice
+        raise SimpilotError(f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
+                            f"'simpilot replay … --run {run_id} --resume' re-asks them")
+
+
+def _check_resumable(ctx: Context, run_id: str | None) -> None:
+    """``--resume`` continues a stored run: without --run, or with an id no run has, it would
+    silently start a new one."""
+    if run_id is None:
+        raise SimpilotError("--resume continues a stored run: name it with --run ID ('simpilot report' lists the runs)")
+    store = ctx.store()
+    try:
+        known = store.run(run_id) is not None
+    finally:
+        store.close()
+    if not known:
+        raise SimpilotError(f"there is no run {run_id!r} in {ctx.db} to resume: leave out --resume to start it, "
+                            "or give the id of a stored run ('simpilot report' lists them)")
 
 
 # -- report -----------------------------------------------------------------------------------
@@ -359,9 +383,11 @@ def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: 
     if json_out == "-":
         click.echo(json.dumps(to_json(built), indent=2))
     elif json_out:
+        Path(json_out).parent.mkdir(parents=True, exist_ok=True)
         Path(json_out).write_text(json.dumps(to_json(built), indent=2), encoding="utf-8")
         err.print(f"JSON report → {json_out}")
     if html_out:
+        html_out.parent.mkdir(parents=True, exist_ok=True)
         html_out.write_text(render_html(built), encoding="utf-8")
         err.print(f"HTML report → {html_out}")
     if csv_dir:

@@ -67,10 +67,14 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
             raise SimpilotError(f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}")
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise SimpilotError(f"{path}: not valid TOML ({exc})") from None
-        if name not in table or not isinstance(table[name], dict):
-            known = ", ".join(sorted(table)) or "none"
+        if not isinstance(table, dict):
+            raise SimpilotError(f"{path}: 'models' must be tables, one per model: [models.{name}] with kind = \"…\" and its settings")
+        if name in table and not isinstance(table[name], dict):
+            raise SimpilotError(f"{path}: model {name!r} must be a table of settings, e.g. [models.{name}] then kind = {table[name]!r} on the next line")
+        if name not in table:
+            known = ", ".join(sorted(k for k, v in table.items() if isinstance(v, dict))) or "none"
             raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
         spec = dict(table[name])
         if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute

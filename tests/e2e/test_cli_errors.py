@@ -80,3 +80,63 @@ def test_repository_without_tests(tiny_repo: Path, tmp_path: Path) -> None:
     (tiny_repo / "tests" / "test_stats.py").unlink()
     msg = one_line_error(simpilot("mark", str(tiny_repo), "--out", str(tmp_path)))
     assert "tinyrepo: the test command ran no tests" in msg and "add tests" in msg
+
+
+# -- the first ten minutes ----------------------------------------------------------------------
+
+
+def _tiny(tmp_path: Path, tiny_repo: Path) -> Path:
+    from tests.conftest import tiny_scenario
+
+    tasks, path = tiny_scenario(tiny_repo, tmp_path / "scenarios", per_kind=1)
+    return path
+
+
+def test_resume_of_a_run_that_does_not_exist_is_refused(tmp_path: Path, tiny_repo: Path) -> None:
+    scenario = _tiny(tmp_path, tiny_repo)
+    db = str(tmp_path / "runs.db")
+    base = ("--db", db, "replay", str(scenario), "--model", "oracle", "--repo", str(tiny_repo), "-p", "none")
+    assert "no run 'nope'" in one_line_error(simpilot(*base, "--run", "nope", "--resume"))
+    assert "name it with --run" in one_line_error(simpilot(*base, "--resume"))
+
+
+def test_a_replay_whose_every_request_failed_exits_non_zero(tmp_path: Path, tiny_repo: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port where nothing listens: every request is refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    models = tmp_path / "models.toml"
+    models.write_text(f'[models.down]\nkind = "openai-chat"\nbase_url = "http://127.0.0.1:{port}/v1"\nmodel = "m"\nretries = 0\n')
+    scenario = _tiny(tmp_path, tiny_repo)
+    r = simpilot("--db", str(tmp_path / "runs.db"), "replay", str(scenario), "--model", "down", "--models", str(models),
+                 "--repo", str(tiny_repo), "-p", "none", "--run", "down")
+    assert "every model request of run 'down' failed" in one_line_error(r)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("models = 3\n", "'models' must be tables"), ('[models]\nqwen = "openai-chat"\n', "[models.qwen] then kind = 'openai-chat'")],
+    ids=["models-not-a-table", "model-not-a-table"],
+)
+def test_models_file_of_the_wrong_shape(tmp_path: Path, text: str, expected: str) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(text)
+    scenario = tmp_path / "s.jsonl"
+    scenario.write_text("")
+    from replay.errors import SimpilotError
+    from replay.models_config import resolve_model
+
+    with pytest.raises(SimpilotError, match=expected.replace("[", r"\[").replace("]", r"\]")):
+        resolve_model("qwen", models, [])
+
+
+def test_reports_go_into_folders_that_do_not_exist_yet(tmp_path: Path, tiny_repo: Path) -> None:
+    scenario = _tiny(tmp_path, tiny_repo)
+    db = str(tmp_path / "runs.db")
+    r = simpilot("--db", db, "replay", str(scenario), "--model", "oracle", "--repo", str(tiny_repo), "-p", "none", "--run", "r")
+    assert r.returncode == 0, r.stderr
+    html, js = tmp_path / "new" / "deeper" / "r.html", tmp_path / "other" / "r.json"
+    r = simpilot("--db", db, "report", "r", "--html", str(html), "--json", str(js))
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert html.stat().st_size > 0 and js.stat().st_size > 0
