@@ -1,4 +1,4 @@
-"""Context for FIM prompts: the code around the cursor, within a budget (shared/REFERENCE.md §5).
+"""Context for FIM prompts: the code around the cursor, within a budget.
 
 As llm-ls does, the window grows from the cursor's line by adding whole lines alternately above
 and below it until the next line does not fit the budget; the nearest code is the most useful, and

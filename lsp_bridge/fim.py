@@ -1,4 +1,4 @@
-"""Fill-in-the-middle prompt templates, one per model family (shared/REFERENCE.md §4).
+"""Fill-in-the-middle prompt templates, one per model family.
 
 FIM-trained models only work with the exact strings they were trained on: a missing space in
 CodeLlama's ``<PRE> `` or an ASCII bar instead of DeepSeek's full-width ``｜`` gives no error, just

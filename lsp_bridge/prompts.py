@@ -1,6 +1,6 @@
 """Prompts for chat models (not FIM-trained): the SimCopilot hole-marker prompt.
 
-The instructions follow the SimCopilot paper (shared/REFERENCE.md §1): continue from the code
+The instructions follow the SimCopilot paper: continue from the code
 before (and connect to the code after, for infill), only syntactically correct code with no
 comments or prose, close all brackets and match the indentation; for completion, finish the
 innermost incomplete block and stop.

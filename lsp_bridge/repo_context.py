@@ -1,4 +1,4 @@
-"""Repository context for chat prompts: the SimCopilot pre-processing (shared/REFERENCE.md §1).
+"""Repository context for chat prompts: the SimCopilot pre-processing.
 
 The model sees the repository's other non-test source files, each under a one-line path header,
 followed by the document with its hole. Inside the document the top-level unit that holds the
@@ -17,7 +17,7 @@ A unit moves only when it owns its lines (nothing else shares its first or last 
 parse put it where expected; otherwise the document keeps its order, which is still a correct
 prompt. Completion tasks (nothing after the cursor) need no move: the hole is already last.
 
-Test files never enter the prompt (shared/REFERENCE.md §2): the SimCopilot reference put the
+Test files never enter the prompt: the SimCopilot reference put the
 tests, with their expected values, in the infill context.
 
 The first half of this module is pure (text in, text out); the second half finds and reads the

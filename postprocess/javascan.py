@@ -1,7 +1,7 @@
 """A small Java lexer for post-processing: where the brackets of the *code* are.
 
 Brackets inside string literals, text blocks, char literals and comments are not code; the
-reference bracket balancer counted them and broke 120 tasks (see shared/REFERENCE.md §2). Like
+reference bracket balancer counted them and broke 120 tasks. Like
 ``pyscan`` it never fails on the incomplete text models produce: an unterminated literal or
 comment simply runs to the end of its line (or of the text, for block comments and text blocks).
 """

@@ -1,7 +1,7 @@
 """A small Python lexer for post-processing: which lines start inside a string or a bracket.
 
 The standard ``tokenize`` module gives up on the incomplete, messy text models produce; this scanner
-never fails. It is what makes the steps string- and comment-aware (shared/REFERENCE.md §2: the
+never fails. It is what makes the steps string- and comment-aware (the
 reference cleaner dropped every line after a triple-quoted line).
 """
 

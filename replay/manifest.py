@@ -86,7 +86,7 @@ class Manifest:
         return LANGUAGES[self.language]
 
     def is_test_path(self, rel: str) -> bool:
-        """Test files are never marked and never enter a prompt (shared/REFERENCE.md §2)."""
+        """Test files are never marked and never enter a prompt."""
         p = PurePosixPath(rel)
         if any(p.is_relative_to(t) for t in self.tests if t not in ("", ".")):
             return True

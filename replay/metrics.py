@@ -2,7 +2,7 @@
 
 Tests decide whether an answer is right; these numbers say how close a wrong one came, and they
 let simpilot be compared with benchmarks that report only similarity. Two edit similarities exist
-in the literature and are not interchangeable (shared/REFERENCE.md §3), so both are kept, each
+in the literature and are not interchangeable, so both are kept, each
 under its own name: ``indel_similarity`` is ``rapidfuzz.fuzz.ratio / 100`` (CrossCodeEval,
 RepoBench) and ``levenshtein_similarity`` is ``rapidfuzz.distance.Levenshtein.normalized_similarity``
 (RepoEval). Identifier EM/F1 follow CrossCodeEval: string literals are removed, the remaining

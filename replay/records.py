@@ -85,7 +85,7 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Validation:
-    """Facts established by running the tests at marking time (see shared/REFERENCE.md §6)."""
+    """Facts established by running the tests at marking time."""
 
     ground_truth_passes: bool
     filler: str

@@ -1,7 +1,7 @@
 """Test selection: for each hole, the tests that can notice what is put in it.
 
 Running only those tests is what makes validating and replaying a large set affordable
-(Codev-Bench traces tests to target code the same way; shared/REFERENCE.md §6). The gate then
+(Codev-Bench traces tests to target code the same way). The gate then
 proves the selection is strong enough: the neutral filler must make the *selected* tests fail.
 
 * Python: one run of the whole pytest suite under coverage.py with a context per test

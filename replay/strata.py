@@ -1,4 +1,4 @@
-"""The paper's stratified pass rates (shared/REFERENCE.md §1), as pure functions of tasks and verdicts.
+"""The paper's stratified pass rates, as pure functions of tasks and verdicts.
 
 A stratum is a (dimension, value) pair, e.g. ("category", "if_condition"). A task falls into
 exactly one value of every dimension except ``category`` (the eight categories overlap: a task

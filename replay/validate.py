@@ -1,4 +1,4 @@
-"""The validation gate: only tasks that measure something are emitted (shared/REFERENCE.md §6).
+"""The validation gate: only tasks that measure something are emitted.
 
 A task is kept when (1) the repository's tests pass on the untouched code, twice, and also through
 simpilot's own runner, which later runs the tasks (unless the whole suite runs); (2) putting the ground truth

@@ -1,5 +1,5 @@
 """The identity property: every preset returns the ground truth unchanged when given it, on every
-bundled task — bare, and wrapped in a fence with a one-line preamble (shared/REFERENCE.md §2)."""
+bundled task — bare, and wrapped in a fence with a one-line preamble."""
 
 from __future__ import annotations
 

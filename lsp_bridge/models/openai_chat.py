@@ -1,7 +1,7 @@
 """``openai-chat``: an OpenAI-compatible ``/v1/chat/completions`` endpoint (vLLM, llama.cpp
 server, TGI, LM Studio, hosted APIs), asked with the SimCopilot hole-marker prompt.
 
-For instruct/chat models, which are not FIM-trained (shared/REFERENCE.md §4). The prompt's code is
+For instruct/chat models, which are not FIM-trained. The prompt's code is
 the SimCopilot pre-processing of ``repo_context``: the repository's other non-test source files
 within ``context_chars`` characters, then the document with the hole's function moved to the end;
 ``context_chars = 0`` sends the document alone. The answer is returned as the model wrote it:

@@ -1,7 +1,7 @@
 """``openai-completions``: an OpenAI-compatible ``/v1/completions`` endpoint (vLLM, llama.cpp
 server, TGI, LM Studio) for FIM-trained base models.
 
-Two prompt modes (shared/REFERENCE.md §4):
+Two prompt modes:
 
 - ``fim``: a raw prompt built from the template of ``fim_family``, with the family's stops. Use it
   when the server passes the prompt through untouched (vLLM, llama.cpp) — the usual case.

@@ -5,8 +5,8 @@ Each work copy compiles the repository's main and test sources once, inside the 
 folder that comes *first* on the class path and runs the selected test classes, compiler and
 JUnit in one JVM (``java/SimpilotJUnit.java``). Recompiling one file is sound because a hole lies
 inside a method, constructor or initializer body: it cannot change a signature or a constant that
-another class inlined. The reference implementation let pre-compiled jars shadow the model's code
-(shared/REFERENCE.md §2); the validation gate ("the blanked hole must fail") proves ours does not.
+another class inlined. SimCopilot's reference scripts let pre-compiled jars shadow the model's
+code; the validation gate ("the blanked hole must fail") proves ours does not.
 
 The runner itself is our own code, built once per machine into simpilot's cache together with a
 class-data-sharing archive that trims JVM start-up, the cost that dominates a Java test run. Work

@@ -1,7 +1,7 @@
 """The language-neutral part of marking: what a candidate hole is, and how to pick among them.
 
 A language module (``python.py``) turns one parsed file into :class:`Candidate` holes following
-the SimCopilot block selection (shared/REFERENCE.md §1); this module chooses a deterministic,
+the SimCopilot block selection; this module chooses a deterministic,
 construct-balanced subset with a seed.
 """
 

@@ -1,7 +1,7 @@
 """Candidate holes in Java source, found with tree-sitter.
 
 Depth-first over classes (nested ones, enums, records, interfaces and anonymous classes too),
-then methods and constructors, then loops, if/else-if/else and switches (shared/REFERENCE.md §1,
+then methods and constructors, then loops, if/else-if/else and switches (the SimCopilot paper's
 Algorithm 1):
 
 * infill ``if_condition``: the expression inside the parentheses of an ``if``;

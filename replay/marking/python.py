@@ -1,6 +1,6 @@
 """Candidate holes in Python source, found with tree-sitter.
 
-Depth-first over functions, loops and if/elif/else (shared/REFERENCE.md §1, Algorithm 1):
+Depth-first over functions, loops and if/elif/else:
 
 * infill ``if_condition``: the condition of an ``if``/``elif`` (an expression hole);
 * infill ``if_body`` / ``else_body`` / ``loop_body``: a whole block of an if, elif, else, for or while;
