@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from hypothesis import assume
+from hypothesis import HealthCheck, assume
 from hypothesis import strategies as st
 
 from postprocess import PRESETS, run_preset, run_steps
@@ -27,6 +27,10 @@ from replay.manifest import open_repository, project_root
 DEVBENCH = Path(__file__).parent / "data" / "devbench"
 MAX_CHARS = 600  # a character cut spans at most this much (a long answer)
 MAX_LINES = 8
+
+
+# Hypothesis settings of the arbitrary-hole properties: a draw parses real files, so no deadline
+PROPERTY_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,11 @@ def bundled_sources() -> tuple[tuple[str, str, str], ...]:
             for rel in manifest.source_files():
                 found.append((f"{root.name}/{rel}", manifest.language, (root / rel).read_text(encoding="utf-8")))
     return tuple(found)
+
+
+def one_per_repository(sources: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    """The default run's share of ``sources``: one file per bundled repository."""
+    return tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in sources}.values())
 
 
 def devbench_holes(language: str) -> Iterator[Hole]:

@@ -5,13 +5,13 @@ files, DevBench's golden completions), and still repairs a wrong one."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from postprocess import HoleContext
 from postprocess.steps import balance_brackets, truncate_syntax
 
-from .holes import bundled_sources, cut, devbench_holes, step_alters
+from .holes import PROPERTY_SETTINGS, bundled_sources, cut, devbench_holes, one_per_repository, step_alters
 
 JAVA_METHOD = "class A {\n    int f(int x) {\n        "
 JAVA_END = "\n        return x;\n    }\n}\n"
@@ -122,8 +122,8 @@ def test_truncate_syntax_repairs(raw: str, ctx: HoleContext, expected: str) -> N
 STEPS = ("balance_brackets", "truncate_syntax")
 SOURCES = bundled_sources()
 # One file per bundled repository in the default run (all of them in the slow one)
-SAMPLE = tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in SOURCES}.values())
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+SAMPLE = one_per_repository(SOURCES)
+_SETTINGS = PROPERTY_SETTINGS
 
 
 def _unchanged(data: st.DataObject, source: tuple[str, str, str]) -> None:

@@ -10,13 +10,13 @@ and each step alone must return them unchanged, as it must DevBench's 600 golden
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from postprocess import HoleContext
 from postprocess.steps import cut_repetition, drop_regenerated, drop_suffix_closer, limit_scope, stop_at_suffix_line
 
-from .holes import bundled_sources, cut, devbench_holes, step_alters
+from .holes import PROPERTY_SETTINGS, bundled_sources, cut, devbench_holes, one_per_repository, step_alters
 
 STEPS = ("drop_regenerated", "stop_at_suffix_line", "cut_repetition", "limit_scope", "drop_suffix_closer")
 
@@ -206,8 +206,8 @@ def test_drop_suffix_closer_drops_a_closer_too_many() -> None:
 # --- any hole: arbitrary cuts of the bundled files and DevBench's golden completions ----------------------
 
 SOURCES = bundled_sources()
-SAMPLE = tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in SOURCES}.values())
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+SAMPLE = one_per_repository(SOURCES)
+_SETTINGS = PROPERTY_SETTINGS
 
 
 def _unchanged_by_each_step(data: st.DataObject, source: tuple[str, str, str]) -> None:

@@ -8,15 +8,15 @@ the default run; DevBench's 600 Python and Java golden completions are all check
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .holes import alterations, bundled_sources, cut, devbench_holes
+from .holes import PROPERTY_SETTINGS, alterations, bundled_sources, cut, devbench_holes, one_per_repository
 
 SOURCES = bundled_sources()
 # The default run's share: one file per bundled repository
-SAMPLE = tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in SOURCES}.values())
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+SAMPLE = one_per_repository(SOURCES)
+_SETTINGS = PROPERTY_SETTINGS
 
 
 def _check(data: st.DataObject, source: tuple[str, str, str]) -> None:

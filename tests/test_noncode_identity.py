@@ -7,14 +7,14 @@ place; prose, fences and ``<think>`` blocks still go (issue 14).
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from postprocess import HoleContext
 from postprocess.steps import strip_noncode
 from postprocess.steps.noncode import is_prose
 
-from .holes import Hole, bundled_sources, cut, devbench_holes, fenced
+from .holes import PROPERTY_SETTINGS, Hole, bundled_sources, cut, devbench_holes, fenced, one_per_repository
 
 # ----------------------------------------------------------------------------- the quoted lines
 
@@ -204,8 +204,8 @@ def test_java_line_in_a_nested_class_judged_in_its_place() -> None:
 # ----------------------------------------------------------------------------- any hole
 
 SOURCES = bundled_sources()
-SAMPLE = tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in SOURCES}.values())
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+SAMPLE = one_per_repository(SOURCES)
+_SETTINGS = PROPERTY_SETTINGS
 
 
 def _altered(hole: Hole) -> list[str]:

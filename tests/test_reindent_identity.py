@@ -10,14 +10,14 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from postprocess import HoleContext
 from postprocess.blocks import Lexer
 from postprocess.steps import reindent
 
-from .holes import bundled_sources, cut, devbench_holes, step_alters
+from .holes import PROPERTY_SETTINGS, bundled_sources, cut, devbench_holes, one_per_repository, step_alters
 
 TOTAL = "def total(xs):\n    s = 0\n"
 
@@ -181,8 +181,8 @@ def test_prefix_deep_in_a_long_literal_is_not_judged() -> None:
 
 PYTHON = tuple(s for s in bundled_sources() if s[1] == "python")
 # The default run's share: one Python file per bundled repository
-SAMPLE = tuple({where.split("/", 1)[0]: (where, language, text) for where, language, text in PYTHON}.values())
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+SAMPLE = one_per_repository(PYTHON)
+_SETTINGS = PROPERTY_SETTINGS
 
 
 @pytest.mark.parametrize("source", SAMPLE, ids=[s[0] for s in SAMPLE])
