@@ -8,15 +8,15 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Collection
-from contextlib import contextmanager
+from collections.abc import Callable, Collection
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from postprocess import PRESETS
 
@@ -25,19 +25,21 @@ from .client import bridge_command
 from .errors import SimpilotError
 from .execution.evaluate import Evaluator
 from .execution.sandbox import Sandbox
+from .execution.shared import SharingEvaluator
 from .manifest import RepoCatalog, open_repository, project_root
 from .models_config import resolve_model
 from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
 from .recordings import read_recordings, record as record_answers
 from .records import Kind, Task
 from .html_report import render_html
+from .locations import catalog_for, remember
 from .run_config import redact_model_name, run_config
-from .report import build_report, render, to_json
+from .report import build_report, render, render_summary, to_json
 from .scenarios import read_tasks, write_tasks
 from .session import run_session
 from .store import Store
 from .trace_replay import render as render_trace, replay_trace
-from .validate import mark_validated
+from .validate import NO_TESTS, mark_validated
 
 err = Console(stderr=True, soft_wrap=True)
 out = Console()
@@ -63,10 +65,20 @@ class PresetType(click.ParamType):
         return value
 
 
+def _progress_bar() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("[dim]left[/]"), TimeRemainingColumn(), console=err, transient=False)
+
+
 @contextmanager
-def _progress(description: str):
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False) as bar:
+def _progress(description: str, bar: Progress | None = None):
+    """A progress row for ``description``: on ``bar`` when a caller already shows one (rich shows
+    one live display at a time), else on a bar of its own."""
+    if bar is not None:
         yield bar, bar.add_task(description, total=None)
+        return
+    with _progress_bar() as own:
+        yield own, own.add_task(description, total=None)
 
 
 def _jobs_default() -> int:
@@ -102,9 +114,10 @@ def _load_user_presets(path: Path | None) -> None:
 
 @cli.command()
 @click.argument("repos", nargs=-1, required=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("scenarios"), show_default=True, help="Folder for <repo>.jsonl.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("scenarios"), show_default=True,
+              help="Folder for <repo>.jsonl, and repositories.json saying where each repository is.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for choosing holes; the same seed gives a byte-identical file.")
-@click.option("--per-kind", type=click.IntRange(1, 1000), default=6, show_default=True, help="Holes per file and kind before validation.")
+@click.option("--per-kind", type=click.IntRange(1, 1000), help="Holes per file and kind before validation [default: one per 25 lines of the file, at least 2].")
 @click.option("--max-per-file", type=click.IntRange(1, 10000), help="Cap on holes per file, both kinds together [default: no cap].")
 @click.option("--kinds", type=click.Choice(["infill", "completion"]), multiple=True, help="Task kinds (default: both).")
 @click.option("--languages", type=click.Choice(["python", "java"]), multiple=True, help="Mark only repositories in these languages (default: all).")
@@ -112,19 +125,21 @@ def _load_user_presets(path: Path | None) -> None:
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
 def mark(
-    repos: tuple[str, ...], out: Path, seed: int, per_kind: int, max_per_file: int | None, kinds: tuple[str, ...],
+    repos: tuple[str, ...], out: Path, seed: int, per_kind: int | None, max_per_file: int | None, kinds: tuple[str, ...],
     languages: tuple[str, ...], full_suite: bool, jobs: int, unsafe_no_sandbox: bool,
 ) -> None:
     """Mark holes in REPOS (folders with simpilot.toml, or manifest files) and validate them.
 
     A task is written only if the tests pass on the untouched code and fail with the hole filled
-    by a neutral filler, both twice. Each task stores the tests selected for it (those that
-    execute its lines, or for Java the test classes that reach its class); replays run only those.
+    by a neutral filler, both twice (a filler that does not compile is followed by a throwing probe).
+    Each task stores the tests selected for it (those that execute its lines; for Java the test
+    methods a throwing probe in the hole makes fail); replays run only those.
     """
     sandbox = Sandbox.create(unsafe_no_sandbox)
     chosen = {Kind(k) for k in kinds} or {Kind.INFILL, Kind.COMPLETION}
-    manifests = [open_repository(location) for location in repos]
-    for manifest in manifests:
+    manifests = [(open_repository(location), location) for location in repos]
+    empty: list[str] = []  # why each repository kept no task
+    for manifest, location in manifests:
         if languages and manifest.language not in languages:
             err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
             continue
@@ -134,12 +149,16 @@ def mark(
                 progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid),
             )
         target = out / f"{manifest.name}.jsonl"
-        write_tasks(target, report.kept)
+        if report.kept:
+            write_tasks(target, report.kept)
+            remember(out, manifest.name, location)
+        else:  # an empty scenario file would only fail later, at replay; an existing one stays as it was
+            empty.append(_nothing_kept(manifest, marked, report.dropped, target))
         kinds_count = Counter(t.kind.value for t in report.kept)
         err.print(
             f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, "
-            f"{len(report.kept)} kept ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))}), "
-            f"{len(report.dropped)} dropped → {target}"
+            f"{len(report.kept)} kept" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "") + ", "
+            f"{len(report.dropped)} dropped → {target if report.kept else 'nothing written'}"
         )
         for why, count in Counter(why for _, why in report.dropped).most_common():
             err.print(f"  dropped {count}: {why}")
@@ -150,6 +169,30 @@ def mark(
                 err.print(f"    {alteration.preset} (steps {', '.join(alteration.steps)}) on {alteration.task.id}")
         for path, why in marked.skipped:
             err.print(f"  skipped {path}: {why}")
+    if empty:
+        raise SimpilotError("; ".join(empty))
+
+
+def _nothing_kept(manifest, marked, dropped: list[tuple[Task, str]], target: Path) -> str:
+    """Why ``manifest``'s repository kept no task, and what to do about it (one line): the most
+    common reason for dropping its candidates decides the advice."""
+    if not marked.tasks:
+        return (f"{manifest.name}: no task kept: its {marked.files} file(s) hold no hole worth asking (trivial code is skipped), "
+                f"nothing written to {target}: mark a repository with more code in {', '.join(manifest.sources)}")
+    reasons = Counter(why for _, why in dropped).most_common()
+    why = ", ".join(f"{count} {reason}" for reason, count in reasons[:3])
+    top = reasons[0][0] if reasons else ""
+    if top.startswith(NO_TESTS):
+        advice = (f"check that the tests in {', '.join(manifest.tests) or 'the repository'} import and call the code in "
+                  f"{', '.join(manifest.sources)} (a hole needs a test that runs it)")
+    elif top.startswith("tests pass with the hole filled"):
+        advice = "the tests run the code but do not check what it computes: add assertions on its results"
+    elif top.startswith("the selected tests fail"):
+        advice = "make the tests pass on the untouched code"
+    else:
+        advice = "see the reasons above"
+    return (f"{manifest.name}: no task kept, all {len(marked.tasks)} candidates dropped ({why}); nothing written to {target}: "
+            f"{advice}, or try more candidates with --per-kind N")
 
 
 @cli.command()
@@ -203,7 +246,8 @@ def run_replay(
     ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
     jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
     unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
-    only: Collection[str] | None = None, executor: str = "local", address: str | None = None,
+    only: Collection[str] | None = None, executor: str = "local", address: str | None = None, catalog: RepoCatalog | None = None,
+    evaluator: Evaluator | None = None, bar: Progress | None = None, on_advance: Callable[[], None] = lambda: None,
 ) -> str:
     """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
     outcomes; with ``session`` the answers are asked as a developer typing down each file would
@@ -211,7 +255,7 @@ def run_replay(
     tasks = _load_tasks(scenarios)
     if only is not None:
         tasks = [t for t in tasks if t.id in only]
-    catalog = RepoCatalog([open_repository(p) for p in repo_paths])
+    catalog = catalog or catalog_for(scenarios, repo_paths)
     check_sources(tasks, catalog)
     spec = resolve_model(model, models_file, list(scenarios))
     sandbox = Sandbox.create(unsafe_no_sandbox)
@@ -232,9 +276,17 @@ def run_replay(
         store.add_presets(run_id, {p: PRESETS[p] for p in presets})
         if session:
             _ask_as_a_session(store, settings, tasks, catalog)
-        with Evaluator(catalog, sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"{run_id}") as (bar, tid):
-            bar.update(tid, total=len(tasks) * len(presets))
-            asyncio.run(replay_run(store, evaluator, tasks, settings, lambda: bar.advance(tid)))
+        with ExitStack() as stack:
+            if evaluator is None:
+                evaluator = stack.enter_context(Evaluator(catalog, sandbox, jobs, full_suite=full_suite))
+            shown, tid = stack.enter_context(_progress(f"{run_id}", bar))
+            shown.update(tid, total=len(tasks) * len(presets))
+
+            def advance() -> None:
+                shown.advance(tid)
+                on_advance()
+
+            asyncio.run(replay_run(store, evaluator, tasks, settings, advance))
         errors = [c for c in store.completions(run_id).values() if not c.ok]
         if errors:
             err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
@@ -263,7 +315,7 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
 @click.option("--run", "run_id", help="Run id [default: MODEL-timestamp].")
 @click.option("--resume", is_flag=True, help="Continue an existing run: skip what is stored, re-ask model errors.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
-@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is (folder with simpilot.toml or manifest); bundled ones are found by name.")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is (folder with simpilot.toml, or manifest) [default: where 'mark' found it, or the bundled one].")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--server-command", help="Language server to drive instead of simpilot's bridge (a shell-style command line).")
 @click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the tests selected per task.")
@@ -275,9 +327,10 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').")
 @click.option("--address", help="With --executor ray: a running cluster's address or 'auto' [default: start a local Ray instance].")
+@click.option("--verbose", "-v", is_flag=True, help="Print the full report (every stratum) instead of the pass rate per preset.")
 @pass_context
 def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite,
-           unsafe_no_sandbox, session, trace, as_json, executor, address) -> None:
+           unsafe_no_sandbox, session, trace, as_json, executor, address, verbose) -> None:
     """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers (or,
     with --trace, for every request a developer accepted in a recorded editor session)."""
     import shlex
@@ -308,14 +361,27 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
     )
     store = ctx.store()
     try:
-        render(build_report(store, [run_id]), out)
+        built = build_report(store, [run_id])
         completions = store.completions(run_id).values()
     finally:
         store.close()
+    if verbose:
+        render(built, out)
+    else:
+        render_summary(built, out, _report_command(ctx, run_id))
     if completions and not any(c.ok for c in completions):
         # nothing was measured: a script must be able to notice
         raise SimpilotError(f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
                             f"'simpilot replay … --run {run_id} --resume' re-asks them")
+
+
+def _report_command(ctx: Context, *run_ids: str) -> str:
+    """The command that shows the runs' full report, naming the database when it is not the
+    default one (the user would otherwise look in the wrong place)."""
+    import shlex
+
+    db = "" if ctx.db == Path("runs/simpilot.db") else f" --db {shlex.quote(str(ctx.db))}"
+    return f"simpilot{db} report {' '.join(map(shlex.quote, run_ids))}"
 
 
 def _check_resumable(ctx: Context, run_id: str | None) -> None:
@@ -403,35 +469,44 @@ def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: 
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the selected tests.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
+@click.option("--verbose", "-v", is_flag=True, help="Print the full report (every stratum) instead of the pass rate per preset.")
 @pass_context
-def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> None:
+def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, verbose: bool) -> None:
     """Replay the bundled scenarios with the oracle and the empty model, and a real model's
     recorded answers (scenarios/recordings/), then report."""
     scenario_dir = project_root() / "scenarios"
     scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
     if not scenarios:
         raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
+    count = sum(1 for s in scenarios for _ in read_tasks(s))
+    runs: list[tuple[str, str, tuple[str, ...], set[str] | None]] = [
+        ("demo-oracle", "oracle", ("simcopilot",), None), ("demo-empty", "empty", ("simcopilot",), None)]
+    for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
+        # a real model's recorded answers: raw and post-processed, on the tasks it was asked
+        recorded = {a.task_id for a in read_recordings(folder)}
+        if recorded:
+            runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded))
+    total = sum((count if only is None else len(only)) * len(presets) for _, _, presets, only in runs)
+    err.print(f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
+              f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)")
+    catalog = catalog_for(scenarios)
     store = ctx.store()
     ids = []
     try:
-        for model in ("oracle", "empty"):
-            run_id = f"demo-{model}"
-            store.delete_run(run_id)
-            err.print(f"[bold]{model}[/]: {sum(1 for s in scenarios for _ in read_tasks(s))} tasks from {len(scenarios)} repositories")
-            ids.append(run_replay(ctx, scenarios, model, ("simcopilot",), run_id=run_id, resume=False, jobs=jobs,
-                                  unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite))
-        for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
-            # a real model's recorded answers: raw and post-processed, on the tasks it was asked
-            recorded = {a.task_id for a in read_recordings(folder)}
-            if not recorded:
-                continue
-            run_id = f"demo-{folder.name}"
-            store.delete_run(run_id)
-            err.print(f"[bold]{folder.name}[/] (recorded answers): {len(recorded)} tasks")
-            ids.append(run_replay(ctx, scenarios, f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), run_id=run_id, resume=False,
-                                  jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox, store=store, full_suite=full_suite, only=recorded))
+        # one evaluator for the three runs: warm test servers are started once, and a text that
+        # lands in the same hole in two runs (an empty answer, say) is tested once
+        with SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, _progress_bar() as bar:
+            overall = bar.add_task("[bold]demo[/]", total=total)
+            for run_id, model, presets, only in runs:
+                store.delete_run(run_id)
+                ids.append(run_replay(ctx, scenarios, model, presets, run_id=run_id, resume=False, jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox,
+                                      store=store, full_suite=full_suite, only=only, catalog=catalog, evaluator=evaluator, bar=bar,
+                                      on_advance=lambda: bar.advance(overall)))
         built = build_report(store, ids)
-        render(built, out)
+        if verbose:
+            render(built, out)
+        else:
+            render_summary(built, out, _report_command(ctx, *ids))
         page = ctx.db.parent / "demo-report.html"
         page.write_text(render_html(built), encoding="utf-8")
     finally:
@@ -449,7 +524,7 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool) -> 
 @click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True,
               help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide].")
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
-@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is; bundled ones are found by name.")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @pass_context
@@ -478,7 +553,7 @@ def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo
         if clash:
             raise SimpilotError(f"run {run_id!r} holds outcomes for {clash[0]!r} made with other steps "
                                 f"({', '.join(recorded[clash[0]])}): name your preset differently")
-        catalog = RepoCatalog([open_repository(p) for p in repo_paths])
+        catalog = catalog_for([Path(s) for s in run.scenarios if Path(s).is_file()], repo_paths)
         check_sources(tasks, catalog)
         store.add_presets(run_id, {v.name: v.steps for v in wanted})
         full_suite = "full suite" in run.sandbox
@@ -504,7 +579,7 @@ def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo
 @click.option("--model", "-m", required=True, help="The model to record (as for replay).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="Recording folder, e.g. scenarios/recordings/NAME.")
 @click.option("--per-repo", type=click.IntRange(1, None), help="Record a deterministic sample of N tasks per repository (both kinds) [default: all].")
-@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is; bundled ones are found by name.")
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run without bubblewrap (nothing is executed when recording).")
 @pass_context

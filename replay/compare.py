@@ -22,13 +22,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from postprocess import PRESETS, ablation_name, run_steps
 
 from .execution.evaluate import Evaluator, Verdict
 from .execution.reference import ReferenceRuns
-from .pipeline import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, first_timeout
+from .pipeline import judge_here
 from .scenarios import hole_context
 from .records import Completion, Outcome, Status, Task
 from .stats import mcnemar_exact, wilson
@@ -91,15 +92,8 @@ def judge(
     references = ReferenceRuns(evaluator, [entries[0][1] for entries in todo.values()])
 
     def run(key: tuple[str, str]) -> Verdict:
-        """The verdict under replay's timeout rule (see ``pipeline.first_timeout``)."""
-        task, text = todo[key][0][1], key[1]
-        first = first_timeout(evaluator.catalog, task)
-        verdict = evaluator.evaluate(task, text, first)
-        if verdict.status is Status.TIMEOUT:
-            full = references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
-            if full > first:
-                verdict = evaluator.evaluate(task, text, full)
-        return verdict
+        """The verdict under replay's limits (see ``pipeline.first_limits``)."""
+        return judge_here(evaluator, references, todo[key][0][1], key[1])
 
     with ThreadPoolExecutor(max_workers=evaluator.jobs, thread_name_prefix="simpilot-compare") as pool:
         futures = {pool.submit(run, key): key for key in todo}
@@ -208,29 +202,42 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _table(title: str | None, *columns: str, left: int = 1) -> Table:
+    """A table whose name columns (the first ``left``) fold rather than being cut, and whose
+    numbers never wrap: at 80 columns every name and figure stays whole."""
+    table = Table(title=title, title_justify="left")
+    for i, col in enumerate(columns):
+        if i < left:
+            table.add_column(col, justify="left", overflow="fold")
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
+    return table
+
+
 def render(c: PresetComparison, console: Console) -> None:
+    """Pass rates, then the paired differences to the first preset, then the ablation: three
+    narrow tables rather than one that a terminal of 80 columns would cut."""
     n = c.rows[0].n if c.rows else 0
-    table = Table(title=f"run {c.run_id} · model {c.model} · {n} tasks · post-processing compared on the same raw answers (Wilson intervals, exact McNemar test)",
-                  title_justify="left")
-    for col in ("preset", "pass", "pass %", "95% CI", f"Δ vs {c.rows[0].preset}" if c.rows else "Δ", "+ / −", "McNemar p",
-                "indel sim."):
-        table.add_column(col, justify="left" if col == "preset" else "right")
+    first = c.rows[0].preset if c.rows else "the first preset"
+    console.print(f"run {c.run_id} · model {c.model} · {n} tasks · post-processing compared on the same raw answers "
+                  "(Wilson intervals, exact McNemar test)", markup=False, highlight=False)
+    rates = _table(None, "preset", "pass", "pass %", "95% CI", "indel sim.")
+    paired = _table(escape(f"paired with {first}, task by task"), "preset", "Δ points", "+ / −", "McNemar p")
     for r in c.rows:
-        paired = r.difference is not None
-        table.add_row(
-            r.preset, f"{r.passed}/{r.n}", _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}",
-            f"{100 * r.difference:+.1f}" if paired else "", f"+{r.only_this} / −{r.only_first}" if paired else "",
-            f"{r.p_value:.3g}" if paired else "",
-            "" if r.indel_similarity is None else f"{r.indel_similarity:.3f}",
-        )
-    console.print(table)
+        rates.add_row(r.preset, f"{r.passed}/{r.n}", _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}",
+                      "" if r.indel_similarity is None else f"{r.indel_similarity:.3f}")
+        if r.difference is not None:
+            paired.add_row(r.preset, f"{100 * r.difference:+.1f}", f"+{r.only_this} / −{r.only_first}", f"{r.p_value:.3g}")
+    console.print(rates)
+    if paired.row_count:
+        console.print(paired)
+        console.print(f"  Δ points: pass % minus {first}'s · + / −: tasks passing only with this preset / only with {first}",
+                      markup=False, highlight=False)
     console.print("  indel sim.: mean rapidfuzz fuzz.ratio/100 of the processed answer to the ground truth")
     for r in c.rows:
         failures = ", ".join(f"{k} {v}" for k, v in r.statuses.items() if k != "pass") or "none"
         console.print(f"  {r.preset} failures: {failures}", highlight=False)
-    steps = Table(title="what each step does (ablation: the preset without that step)", title_justify="left")
-    for col in ("preset", "step", "fixed", "broke", "McNemar p"):
-        steps.add_column(col, justify="left" if col in ("preset", "step") else "right")
+    steps = _table("what each step does (ablation: the preset without that step)", "preset", "step", "fixed", "broke", "McNemar p", left=2)
     last = None
     for s in c.steps:
         if last is not None and s.preset != last:

@@ -120,7 +120,7 @@ def compare(first: Series, second: Series, tasks: Sequence[Task], a: Mapping[str
     strata = []
     for dimension in DIMENSIONS:
         present = [v for d, v in cells if d == dimension]
-        for value in (v for v in ordered_values(dimension, present) if v in present):
+        for value in ordered_values(dimension, present):
             pairs = cells[(dimension, value)]
             only_a = sum(1 for x, y in pairs if x and not y)
             only_b = sum(1 for x, y in pairs if y and not x)

@@ -331,23 +331,50 @@ def task_detail(report: Report, task_id: str, anchor: str, outcomes: list[Outcom
     return "".join(parts)
 
 
+def outcome_badges(sections: Sequence[Section], mine: dict[tuple[str, str], OutcomeRow]) -> str:
+    """One small badge per series, coloured by the outcome; its title and the list under it give
+    the series, the outcome and the indel similarity in words (a column per series made the table
+    wider than a page)."""
+    badges, lines = [], []
+    for i, s in enumerate(sections, 1):
+        o = mine.get((s.run_id, s.preset))
+        status = o.status if o else ""  # this series has no outcome for the task
+        indel = (o.metrics or {}).get("indel_similarity") if o else None
+        sim = "–" if indel is None else f"{indel:.2f}"
+        words = f"{series_label(s)}: {status if o else 'no outcome'}, indel sim. {sim}"
+        data = attrs(kind="task-outcome", series=series_key(s), status=status, indel=num(indel))
+        badges.append(f'<span class="badge" {data} style="background:{CLASS_COLOURS.get(status, "#999")}" '
+                      f'title="{esc(words)}">{i}</span>')
+        lines.append(f"<li>{esc(words)}</li>")
+    return f'<details class="outcomes"><summary>{"".join(badges)}</summary><ol>{"".join(lines)}</ol></details>'
+
+
 def tasks_table(report: Report, sections: Sequence[Section], anchors: dict[str, str], by_task: dict[str, list[OutcomeRow]]) -> str:
+    """One row per task in :data:`TASK_COLUMNS` columns, whatever the number of series: each
+    series' outcome is a badge numbered as in the legend, with the words a click away."""
     rows = []
+    shown = {(s.run_id, s.preset) for s in sections}  # not the ablation variants 'compare' stores
     for task_id, anchor in anchors.items():
         task = report.tasks.get(task_id)
-        mine = {(o.run_id, o.preset): o for o in by_task[task_id]}
-        cells = ""
-        for s in sections:
-            o = mine.get((s.run_id, s.preset))
-            indel = (o.metrics or {}).get("indel_similarity") if o else None
-            cells += td(o.status if o else "–") + td(f"{indel:.2f}" if indel is not None else "–", indel if indel is not None else -1)
-        rows.append(f'<tr><td><a href="#{anchor}">{esc(task_id)}</a></td>' + td(task.repo if task else "") + td(task.language if task else "")
-                    + td(task.kind.value if task else "") + td(task.construct if task else "")
-                    + td(task.lines_removed if task else "", task.lines_removed if task else -1) + cells + "</tr>")
-    headers = ["task", "repository", "language", "kind", "construct", "lines"]
-    for s in sections:
-        headers += [f"{series_label(s)}: outcome", f"{series_label(s)}: indel sim."]
-    return sortable(headers, rows, "tasks")
+        mine = {key: o for o in by_task[task_id] if (key := (o.run_id, o.preset)) in shown}
+        passes = sum(o.passed for o in mine.values())
+        indels = [m["indel_similarity"] for o in mine.values() if (m := o.metrics) and "indel_similarity" in m]
+        mean = sum(indels) / len(indels) if indels else None
+        rows.append(f'<tr><td><a href="#{anchor}">{esc(task_id)}</a></td>' + td(task.repo if task else "")
+                    + td(f"{task.language} {task.kind.value}" if task else "") + td(task.construct if task else "")
+                    + td(task.lines_removed if task else "", task.lines_removed if task else -1)
+                    + td(f"{passes}/{len(mine)}", passes) + td("–" if mean is None else f"{mean:.2f}", -1 if mean is None else mean)
+                    + f'<td data-sort="{passes}">{outcome_badges(sections, mine)}</td></tr>')
+    return sortable(TASK_COLUMNS, rows, "tasks")
+
+
+TASK_COLUMNS = ("task", "repository", "language, kind", "construct", "lines", "passed", "mean indel sim.", "outcome per series")
+
+
+def series_legend(sections: Sequence[Section]) -> str:
+    """The numbers the tasks table's badges carry, with the series each stands for."""
+    items = "".join(f"<li>{esc(series_label(s))}</li>" for s in sections)
+    return f'<ol class="series">{items}</ol>'
 
 
 # -- the page -------------------------------------------------------------------------------------
@@ -370,6 +397,9 @@ pre.summary{white-space:pre-wrap}pre.prompt{max-height:none}.diff .add{color:#17
 details.task summary{cursor:pointer}.badge{color:#fff;border-radius:3px;padding:0 5px;margin-left:6px;font-size:11px}
 .outcome{border-top:1px dashed #ccc;margin-top:8px}.meta{color:#555}.warn{background:#fff4e0;border:1px solid #f0c36d;padding:6px 10px}
 .vs{color:#888;font-weight:normal}.trends{display:flex;flex-wrap:wrap;gap:0 24px}.trends figure{width:540px}
+table.tasks{width:100%;table-layout:auto}table.tasks td:first-child{word-break:break-all}
+details.outcomes summary{cursor:pointer;list-style:none}details.outcomes .badge{margin:0 2px 0 0;display:inline-block;min-width:12px;text-align:center}
+details.outcomes ol{margin:4px 0;padding-left:20px}ol.series{font-size:12px;columns:2}
 """
 
 SCRIPT = """
@@ -441,8 +471,9 @@ def render_html(report: Report) -> str:
             metrics_table(sections), '<h2 id="comparisons">Comparisons</h2>']
     out += [comparison_block(c, i, anchors) for i, c in enumerate(report.comparisons)] or ['<p class="note">one series only: nothing to compare</p>']
     out += ['<h2 id="table">All strata</h2>', strata_table(sections), '<h2 id="tasks">Tasks</h2>',
-            "<p>Click a column to sort; click a task for its prompt, answers, diff and test output.</p>",
-            tasks_table(report, sections, anchors, by_task)]
+            "<p>Click a column to sort; click a task for its prompt, answers, diff and test output. Each badge is one "
+            "series, numbered as below and coloured by its outcome; click the badges for the outcome and indel similarity in words.</p>",
+            series_legend(sections), tasks_table(report, sections, anchors, by_task)]
     out += [task_detail(report, task_id, anchor, by_task[task_id], colours) for task_id, anchor in anchors.items()]
     out.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(out)

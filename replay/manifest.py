@@ -14,6 +14,10 @@ repository that the tool checks out from git)::
     env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
     junit_xml = false               # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
 
+    [environment]                   # Python only, optional: the interpreter that runs the tests
+    setup = ["pip install -e '.[test]'"]   # build a venv once (cached), or:
+    # python = ".venv"              # an interpreter or a venv folder (relative to the root)
+
     [java]                          # Java only, optional
     classpath = ["lib/guava.jar"]   # extra jars for compiling and testing (JUnit 5 is added)
 
@@ -21,12 +25,29 @@ repository that the tool checks out from git)::
     git = "https://git.example.com/team/sparsela.git"
     commit = "3f2a…"                # a full commit id: runs must be reproducible
 
-``{python}`` in a command stands for the interpreter running simpilot. ``test_command`` is the
-repository's own way of running its whole suite (``--full-suite``). Normally simpilot runs only the
-tests selected for a task: for pytest suites it runs ``test_command`` on the selected tests' files
+``{python}`` in a command stands for the tests' interpreter: the interpreter running simpilot, or
+the ``[environment]``'s. ``[environment] python`` names an interpreter or a venv folder that has
+the repository's dependencies (only ever read); ``[environment] setup`` lists commands (a string
+is a shell command line, a list an argument vector) that install them into a venv simpilot
+creates, run once outside the sandbox in a throw-away copy of the repository (they may download),
+with the venv's ``bin`` first on ``PATH``; the venv is cached under ``envs/`` in simpilot's cache
+folder, keyed by the commands, the dependency files and the base interpreter (``python``, if
+also given, else simpilot's). simpilot's pytest plugins, and pytest, pytest-cov and coverage from
+simpilot's own site-packages when the Python versions match, are appended to the tests'
+``sys.path``; another version needs pytest and pytest-cov of its own (``environment.py``). The
+work copy's code always comes first on ``sys.path``: a ``src/`` folder of packages (``sources``
+under ``src/``, or a ``src/`` holding packages) goes on ``PYTHONPATH`` with no setting.
+
+``test_command`` is the repository's own way of running its whole suite (``--full-suite``). A
+Java repository may leave it out: simpilot then compiles ``sources`` and ``tests`` with javac (``[java] classpath`` added) and
+runs JUnit 5 itself for everything — the untouched-code check, and with ``--full-suite`` every test
+class, each test proven by its own result; ``test_command`` is for Maven or Gradle builds.
+
+Normally simpilot runs only the tests selected for a task: for pytest suites it runs
+``test_command`` on the selected tests' files
 with a plugin deselecting the other tests (or ``select_command`` with ``{tests}`` standing for
 the node ids, if given);
-for Java it compiles the edited file and runs the selected JUnit 5 classes itself.
+for Java it compiles the edited file and runs the selected JUnit 5 test methods (or classes) itself.
 
 A pass is proven by each test's own result (``execution/proof.py``). simpilot gets those results
 itself from pytest commands and from its Java runner; any other ``test_command`` (a script, Maven,
@@ -46,9 +67,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .environment import EnvironmentConfig, python_env, resolve
 from .errors import SimpilotError
+from .paths import MANIFEST_NAME, cache_root
 
-MANIFEST_NAME = "simpilot.toml"
 LANGUAGES = {"python": (".py",), "java": (".java",)}
 _TEST_NAME = re.compile(r"(^test_.*\.py$|.*_test\.py$|^conftest\.py$|.*Tests?\.java$)")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -80,6 +102,7 @@ class Manifest:
     junit_xml: bool = False  # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
     git: str | None = None
     commit: str | None = None
+    environment: EnvironmentConfig | None = None  # None: the tests run with simpilot's interpreter
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -111,19 +134,36 @@ class Manifest:
         return sorted(found)
 
     def command(self) -> list[str]:
-        return [part.replace("{python}", sys.executable) for part in self.test_command]
+        return [part.replace("{python}", self.python()) for part in self.test_command]
 
-    def test_env(self) -> dict[str, str]:
-        """The extra environment of every command run for this repository."""
+    def python(self) -> str:
+        """What ``{python}`` stands for: the ``[environment]``'s interpreter (its venv is built on
+        first use), else the interpreter running simpilot."""
+        if self.environment is None:
+            return sys.executable
+        return resolve(self).python
+
+    def test_env(self, root: Path | None = None) -> dict[str, str]:
+        """The extra environment of every command run for this repository; ``root``: the work
+        copy it runs in (its ``src/`` folder of packages goes first on ``PYTHONPATH``, and the
+        ``[environment]``'s venv first on ``PATH``: ``environment.python_env``)."""
         defaults = {"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS} if self.language == "java" else {}
-        return {**defaults, **dict(self.env)}
+        env = {**defaults, **dict(self.env)}
+        if self.language == "python":
+            env = python_env(self, root, env)
+        return env
 
     def is_pytest(self) -> bool:
         return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])
 
     def reports_tests(self) -> bool:
         """Whether the repository's own test command gives per-test results simpilot can read."""
-        return self.is_pytest() or self.junit_xml
+        return self.is_pytest() or self.junit_xml or self.runner_suite()
+
+    def runner_suite(self) -> bool:
+        """Whether the whole suite runs through simpilot's own JUnit runner: a Java repository
+        without a ``test_command`` (a plain JUnit 5 library needs no build script)."""
+        return self.language == "java" and not self.test_command
 
     def select(self, tests: tuple[str, ...]) -> tuple[list[str], dict[str, str]] | None:
         """The command and extra environment running only ``tests`` (pytest node ids), or None
@@ -134,7 +174,7 @@ class Manifest:
                 if part == "{tests}":
                     argv.extend(tests)
                 else:
-                    argv.append(part.replace("{python}", sys.executable))
+                    argv.append(part.replace("{python}", self.python()))
             return argv, {}
         if not (self.language == "python" and self.is_pytest()):
             return None
@@ -186,7 +226,7 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     language = repo.get("language", "python")
     if language not in LANGUAGES:
         raise SimpilotError(f"{where} language {language!r} is not supported (choose from {', '.join(LANGUAGES)})")
-    if "test_command" not in repo:
+    if "test_command" not in repo and language != "java":
         raise SimpilotError(f"{where} needs test_command, the command that runs the repository's tests")
     env = repo.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
@@ -213,7 +253,7 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         root=(root or path.parent).resolve(),
         sources=_as_str_list(repo.get("sources", ["."]), f"{where} sources"),
         tests=_as_str_list(repo.get("tests", ["tests"]), f"{where} tests"),
-        test_command=_as_str_list(repo["test_command"], f"{where} test_command"),
+        test_command=_as_str_list(repo.get("test_command", []), f"{where} test_command"),
         setup=tuple(_as_str_list(c, f"{where} setup") for c in repo.get("setup", [])),
         timeout=float(timeout),
         env=tuple(sorted(env.items())),
@@ -222,12 +262,42 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         junit_xml=junit_xml,
         git=git,
         commit=commit,
+        environment=_environment(data.get("environment"), f"{path}: [environment]", language),
     )
 
 
+def _environment(table: object, where: str, language: str) -> EnvironmentConfig | None:
+    """The ``[environment]`` table, checked (what it names is looked for only when the tests run)."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise SimpilotError(f"{where} must be a table with python = \"<interpreter or venv>\" and/or setup = [\"<command>\", ...]")
+    if language != "python":
+        raise SimpilotError(f"{where} is for Python repositories: remove it (a Java repository lists its jars in [java] classpath)")
+    unknown = sorted(set(table) - {"python", "setup"})
+    if unknown:
+        raise SimpilotError(f"{where} has unknown key(s) {', '.join(unknown)}: it takes python and setup")
+    python = table.get("python")
+    if python is not None and not (isinstance(python, str) and python.strip()):
+        raise SimpilotError(f"{where} python must be the path of an interpreter or a venv folder (relative to the repository root)")
+    setup = table.get("setup", [])
+    if not isinstance(setup, list):
+        raise SimpilotError(f"{where} setup must be a list of commands (each a shell command line, or a list of arguments)")
+    commands: list[str | tuple[str, ...]] = []
+    for command in setup:
+        if isinstance(command, str) and command.strip():
+            commands.append(command)
+        elif isinstance(command, list) and command and all(isinstance(part, str) for part in command):
+            commands.append(tuple(command))
+        else:
+            raise SimpilotError(f"{where} setup: {command!r} is not a command: give a shell command line or a non-empty list of strings")
+    if python is None and not commands:
+        raise SimpilotError(f"{where} needs python = \"<interpreter or venv>\" or setup = [\"pip install -e .\"]")
+    return EnvironmentConfig(python=python, setup=tuple(commands))
+
+
 def checkout_dir() -> Path:
-    base = os.environ.get("SIMPILOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "simpilot")
-    return Path(base) / "checkouts"
+    return cache_root() / "checkouts"
 
 
 def _git(*args: str, cwd: Path | None = None) -> str:
@@ -296,4 +366,5 @@ class RepoCatalog:
             if (candidate / MANIFEST_NAME).exists():
                 self._by_name[name] = open_repository(candidate)
                 return self._by_name[name]
-        raise SimpilotError(f"repository {name!r} not found: pass --repo PATH (a folder with {MANIFEST_NAME}, or a manifest file)")
+        raise SimpilotError(f"repository {name!r} not found: pass --repo PATH (a folder with {MANIFEST_NAME}, or a manifest file), "
+                           "or keep the scenario file beside the repositories.json that 'simpilot mark' wrote")

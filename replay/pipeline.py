@@ -9,7 +9,7 @@ Where the tests run is one small seam, an :class:`Executor`: ``submit(fn, *args)
 ``fn(worker, *args)`` on some :class:`Worker` and returns an awaitable of its result. The local
 executor is a thread pool sharing one Evaluator in this process; the Ray executor
 (``execution/ray_executor.py``) keeps one Worker per Ray actor. Both run the same functions
-(:func:`judge`, :func:`reference_timeout`), so a run gives the same outcomes on either.
+(:func:`judge`, :func:`reference_limits`), so a run gives the same outcomes on either.
 """
 
 from __future__ import annotations
@@ -28,22 +28,41 @@ from postprocess import run_preset
 
 from . import __version__
 from .errors import SimpilotError
-from .execution.evaluate import Evaluator
+from .execution.evaluate import Evaluator, Verdict
 from .execution.reference import ReferenceRuns
 from .execution.sandbox import Sandbox
 from .manifest import RepoCatalog
 from .records import Completion, Outcome, Status, Task
-from .run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec
+from .run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
 from .scenarios import file_digest, hole_context, legacy_file_digest
 from .store import RunInfo, Store
 
-# A completion that makes the tests loop is stopped after ten times as long as the same tests took
-# on the untouched code here (at least 10 s, at most the manifest's timeout): generous to slow but
-# correct code, without letting endless loops dominate a run.
+# How long an answer's tests may run, from the same tests' run on the untouched code here (the
+# file's reference run). Two limits: wall-clock time, ten times the reference (at least 10 s, at
+# most the manifest's timeout), generous to slow but correct code on a loaded machine, for answers
+# that hang; and CPU time, three times the reference's (at least 1 s), for answers that loop. A
+# busy loop uses CPU time as fast as the wall clock runs, while correct code needs about what the
+# untouched code did, however loaded the machine is: so the CPU limit can be tight, and an endless
+# loop costs a second or two instead of the wall-clock limit.
 REPLAY_SLOWDOWN = 10
 REPLAY_MIN_TIMEOUT = 10.0
-TIMEOUTS = (f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's "
-            f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s)")
+REPLAY_CPU_SLOWDOWN = 3
+REPLAY_MIN_CPU = 1.0
+TIMEOUTS = (f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's; "
+            f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s "
+            f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s or {REPLAY_MIN_CPU:g} s of CPU)")
+
+
+@dataclass(frozen=True, slots=True)
+class RunLimits:
+    """How long one test run may take: wall-clock seconds, and CPU seconds (None: the sandbox's)."""
+
+    wall: float
+    cpu: float | None
+
+    def covers(self, other: RunLimits) -> bool:
+        """Whether every run ``other`` lets finish finishes under these limits too."""
+        return self.wall >= other.wall and (self.cpu is None or (other.cpu is not None and self.cpu >= other.cpu))
 
 
 @dataclass(frozen=True)
@@ -109,6 +128,13 @@ def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox:
     store.create_run(info, tasks)
 
 
+def without_url(model: str) -> str:
+    """A ``KIND:MODEL@URL`` model name without its address: the model is the same wherever it
+    is served, so a run can be resumed after the endpoint moved."""
+    head, sep, url = model.rpartition("@")
+    return head if sep and url.startswith(("http://", "https://")) else model
+
+
 def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_hash: str, model: str) -> None:
     """Refuse to resume ``run`` with anything that would change its answers or verdicts, saying
     what differs. A run stored by an older version (another scenario digest, no configuration)
@@ -118,34 +144,35 @@ def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_
     if run.scenario_hash != scenario_hash and not legacy_digest:
         raise SimpilotError(f"run {name!r} was made with other scenario files (or other versions of them): resume needs the same "
                             f"ones ({', '.join(run.scenarios)}); or {NEW_RUN}")
-    if redact_model_name(run.model) != model:
+    if without_url(redact_model_name(run.model)) != without_url(model):
         raise SimpilotError(f"run {name!r} was made with the model {run.model!r}, not {model!r}: resume needs the same one; or {NEW_RUN}")
     if tuple(run.presets) != tuple(settings.presets):
         # its report shows the presets it was made with: others would leave them half done
         presets = " ".join(f"-p {p}" for p in run.presets)
         raise SimpilotError(f"run {name!r} was made with {presets}: resume it with the same post-processing options")
     current_hash = config_hash(settings.config)
-    if run.config is None:
+    stored = None if run.config is None else without_address(run.config)
+    if stored is None:
         recorded = {p: steps for p, steps in store.presets(name).items() if p in run.presets}
         diffs = differences(legacy_config(run.model_spec, recorded, run.sandbox), settings.config, known_only=True)
-    elif run.config_hash != current_hash:
-        diffs = differences(run.config, settings.config) or [f"the configuration's hash differs ({run.config_hash[:12]} → {current_hash[:12]})"]
+    elif config_hash(stored) != current_hash:
+        diffs = differences(stored, settings.config) or [f"the configuration's hash differs ({run.config_hash[:12]} → {current_hash[:12]})"]
     else:
         diffs = []
     if diffs:
         raise SimpilotError(f"run {name!r} cannot be resumed with another configuration: its answers would mix two. "
                             f"{'; '.join(diffs)}. Resume it with the settings it was made with, or {NEW_RUN}")
-    if legacy_digest or run.config is None:
+    if legacy_digest or run.config is None or run.config_hash != current_hash:
         store.update_run(name, scenario_hash, settings.config, current_hash)
 
 
-def evaluate_one(evaluator: Evaluator, task: Task, completion: Completion, preset: str, timeout: float | None = None) -> Outcome:
-    if not completion.ok:
-        return Outcome(task.id, preset, None, Status.MODEL_ERROR, completion.error or "no answer")
-    _, ctx = hole_context(task, evaluator.original(task))
-    processed = run_preset(preset, completion.raw or "", ctx)
-    verdict = evaluator.evaluate(task, processed.text, timeout)
-    return Outcome(task.id, preset, processed.text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, processed.changed_by)
+def model_error(task: Task, completion: Completion, preset: str) -> Outcome:
+    """The outcome of a request that got no answer: nothing to run."""
+    return Outcome(task.id, preset, None, Status.MODEL_ERROR, completion.error or "no answer")
+
+
+def outcome(task: Task, preset: str, text: str, steps: tuple[str, ...], verdict: Verdict) -> Outcome:
+    return Outcome(task.id, preset, text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, steps)
 
 
 # -- workers and executors ----------------------------------------------------------------------
@@ -188,13 +215,15 @@ class WorkerRecipe:
         return Worker(evaluator, ReferenceRuns(evaluator, self.tasks))
 
 
-def reference_timeout(worker: Worker, task: Task) -> float:
-    """The timeout of ``task``'s tests, from its file's run on the untouched code (on ``worker``)."""
-    return worker.references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT)
+def reference_limits(worker: Worker, task: Task) -> RunLimits:
+    """The limits of ``task``'s tests, from its file's run on the untouched code (on ``worker``)."""
+    references = worker.references
+    return RunLimits(references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU))
 
 
-def judge(worker: Worker, task: Task, completion: Completion, preset: str, timeout: float) -> Outcome:
-    return evaluate_one(worker.evaluator, task, completion, preset, timeout)
+def judge(worker: Worker, task: Task, text: str, limits: RunLimits) -> Verdict:
+    """The verdict on ``text`` in ``task``'s hole, its tests stopped at ``limits``."""
+    return worker.evaluator.evaluate(task, text, limits.wall, limits.cpu)
 
 
 class Executor(Protocol):
@@ -233,38 +262,57 @@ def open_executor(settings: ReplaySettings, evaluator: Evaluator, tasks: list[Ta
     raise SimpilotError(f"unknown executor {settings.executor!r} (choose from {', '.join(EXECUTORS)})")
 
 
-def first_timeout(catalog: RepoCatalog, task: Task) -> float:
-    """The timeout of a task's first run, before its file's reference run is known: the rule's
-    minimum. Every timeout the rule gives is at least this, so a run that ends within it gets
-    the verdict it would get under the rule; only a run that reaches it needs the reference
+def first_limits(catalog: RepoCatalog, task: Task) -> RunLimits:
+    """The limits of a task's first run, before its file's reference run is known: the rule's
+    minimums. Every limit the rule gives is at least these, so a run that ends within them gets
+    the verdict it would get under the rule; only a run that reaches them needs the reference
     (and a second run, when the rule allows more). Most files never need a reference run."""
-    return min(catalog.get(task.repo).timeout, REPLAY_MIN_TIMEOUT)
+    return RunLimits(min(catalog.get(task.repo).timeout, REPLAY_MIN_TIMEOUT), REPLAY_MIN_CPU)
+
+
+def judge_here(evaluator: Evaluator, references: ReferenceRuns, task: Task, text: str) -> Verdict:
+    """The verdict under the limits' rule, in this thread (``compare``; replay's runs go through
+    :class:`Timeouts`, which shares each file's reference between workers)."""
+    first = first_limits(evaluator.catalog, task)
+    verdict = evaluator.evaluate(task, text, first.wall, first.cpu)
+    if verdict.status is Status.TIMEOUT:
+        full = RunLimits(references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU))
+        if not first.covers(full):
+            verdict = evaluator.evaluate(task, text, full.wall, full.cpu)
+    return verdict
 
 
 class Timeouts:
-    """Each file's timeout, asked of a worker once and shared by every task of the file, whichever
+    """Each file's limits, asked of a worker once and shared by every task of the file, whichever
     worker judges it (so outcomes do not depend on which worker ran the reference)."""
 
     def __init__(self, executor: Executor):
         self.executor = executor
-        self._known: dict[tuple[str, str], asyncio.Future[float]] = {}
+        self._known: dict[tuple[str, str], asyncio.Future[RunLimits]] = {}
 
-    async def get(self, task: Task) -> float:
+    async def get(self, task: Task) -> RunLimits:
         key = (task.repo, task.path)
         if key not in self._known:
-            self._known[key] = asyncio.ensure_future(self.executor.submit(reference_timeout, task, key=task.repo))
+            self._known[key] = asyncio.ensure_future(self.executor.submit(reference_limits, task, key=task.repo))
         return await self._known[key]
 
-    async def judge(self, catalog: RepoCatalog, task: Task, completion: Completion, preset: str) -> Outcome:
-        """``task``'s outcome under the timeout rule, running the file's reference only when a
-        run reaches :func:`first_timeout`."""
-        first = first_timeout(catalog, task)
-        outcome = await self.executor.submit(judge, task, completion, preset, first, key=task.repo)
-        if outcome.status is Status.TIMEOUT:
+    def _known_limits(self, task: Task) -> RunLimits | None:
+        known = self._known.get((task.repo, task.path))
+        return known.result() if known is not None and known.done() and known.exception() is None else None
+
+    async def judge(self, catalog: RepoCatalog, task: Task, text: str) -> Verdict:
+        """The verdict on ``text`` in ``task``'s hole under the limits' rule. Until its file's
+        reference is known a run gets the rule's minimums and the reference is made only when a
+        run reaches them; once it is known, runs get the full limits at once (the same verdict,
+        without a run stopped at the minimums first)."""
+        known = self._known_limits(task)
+        first = known or first_limits(catalog, task)
+        verdict = await self.executor.submit(judge, task, text, first, key=task.repo)
+        if verdict.status is Status.TIMEOUT and known is None:
             full = await self.get(task)
-            if full > first:
-                outcome = await self.executor.submit(judge, task, completion, preset, full, key=task.repo)
-        return outcome
+            if not first.covers(full):
+                verdict = await self.executor.submit(judge, task, text, full, key=task.repo)
+        return verdict
 
 
 # -- the run -------------------------------------------------------------------------------------
@@ -307,15 +355,25 @@ async def replay_run(
                 if fresh:
                     completion = await ask(task)
                     store.add_completion(run_id, completion)
+                # Presets often turn an answer into the same text: each distinct text is tested
+                # once and its verdict given to every preset that produced it.
+                verdicts: dict[str, asyncio.Future[Verdict]] = {}
+                ctx = None
                 for preset in settings.presets:
                     if not fresh and (task.id, preset) in done:
                         advance()
                         continue
-                    if completion.ok:
-                        outcome = await timeouts.judge(evaluator.catalog, task, completion, preset)
-                    else:  # a model error: nothing to run
-                        outcome = evaluate_one(evaluator, task, completion, preset)
-                    store.add_outcome(run_id, outcome)
+                    if not completion.ok:
+                        store.add_outcome(run_id, model_error(task, completion, preset))
+                        advance()
+                        continue
+                    if ctx is None:
+                        ctx = hole_context(task, evaluator.original(task))[1]
+                    processed = run_preset(preset, completion.raw or "", ctx)
+                    if processed.text not in verdicts:
+                        verdicts[processed.text] = asyncio.ensure_future(timeouts.judge(evaluator.catalog, task, processed.text))
+                    verdict = await verdicts[processed.text]
+                    store.add_outcome(run_id, outcome(task, preset, processed.text, processed.changed_by, verdict))
                     advance()
 
             await asyncio.gather(*(handle(t) for t in tasks))

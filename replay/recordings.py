@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SimpilotError
-from .manifest import RepoCatalog, open_repository
+from .locations import catalog_for
 from .models_config import resolve_model
 from .records import Completion, Kind, Task
 from .scenarios import document_text, file_digest, parse_lines, read_tasks, write_lines, write_tasks
@@ -210,7 +210,7 @@ def record(
     chosen = sample_tasks(tasks, per_repo) if per_repo else tasks
     spec = resolve_model(model, models_file, list(scenarios))
     settings = model_settings(spec)
-    catalog = RepoCatalog([open_repository(p) for p in repo_paths])
+    catalog = catalog_for(scenarios, repo_paths)
     work = db.parent / "recording" / out.name
     recorded = skipped = 0
     errors: list[str] = []
@@ -232,7 +232,7 @@ def record(
             run_id = f"record-{out.name}-{repo}-{file_digest([scenario])[:12]}"
             say(f"{repo}: asking {model} for {len(pending)} task(s) (run {run_id}; {len(repo_tasks) - len(pending)} already recorded)")
             run_replay(
-                Context(db=db), (scenario,), model, (), run_id=run_id, resume=True, jobs=1, repo_paths=tuple(repo_paths),
+                Context(db=db), (scenario,), model, (), run_id=run_id, resume=True, jobs=1, catalog=catalog,
                 models_file=models_file, unsafe_no_sandbox=unsafe_no_sandbox, store=store,
             )
             completions = store.completions(run_id)

@@ -15,6 +15,49 @@ from typing import Any
 SCHEMA_VERSION = 2
 
 
+class RecordError(ValueError):
+    """A stored record of the wrong shape. The message names the field (``span.start.line``) and
+    what it should hold, so that a hand-edited or truncated scenario line can be found and fixed."""
+
+
+_JSON_KINDS = ((bool, "true/false"), (int, "an integer"), (float, "a number"), (str, "a string"), (list, "a list"),
+               (dict, "an object"), (type(None), "null"))
+
+
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in words (``bool`` before ``int``: true is not a number here)."""
+    return next((words for kind, words in _JSON_KINDS if isinstance(value, kind)), type(value).__name__)
+
+
+def _field(d: dict[str, Any], name: str, kind: type, what: str, where: str = "", optional: bool = False) -> Any:
+    """``d[name]`` if it is a ``kind`` (``None`` when ``optional`` and absent or null); otherwise a
+    :class:`RecordError` saying which field is missing or wrong and what it should be."""
+    path = f"{where}{name}"
+    if name not in d or (optional and d[name] is None):
+        if optional:
+            return None
+        raise RecordError(f"field '{path}' is missing (expected {what})")
+    value = d[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"field '{path}' is {json_kind(value)}, expected {what}")
+    return value
+
+
+def _object(d: dict[str, Any], name: str, what: str, where: str = "", optional: bool = False) -> dict[str, Any] | None:
+    return _field(d, name, dict, f"an object with {what}", where, optional)
+
+
+def _strings(d: dict[str, Any], name: str, where: str = "") -> tuple[str, ...] | None:
+    """An optional list of strings, each item checked."""
+    items = _field(d, name, list, "a list of strings", where, optional=True)
+    if items is None:
+        return None
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise RecordError(f"field '{where}{name}' holds {json_kind(item)} at position {i}, expected a list of strings")
+    return tuple(items)
+
+
 class Kind(str, enum.Enum):
     """What the model is shown: INFILL sees code before and after the hole, COMPLETION only before."""
 
@@ -51,8 +94,8 @@ class Position:
         return {"line": self.line, "character": self.character}
 
     @classmethod
-    def from_dict(cls, d: dict[str, int]) -> Position:
-        return cls(int(d["line"]), int(d["character"]))
+    def from_dict(cls, d: dict[str, int], where: str = "") -> Position:
+        return cls(_field(d, "line", int, "an integer", where), _field(d, "character", int, "an integer", where))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +117,13 @@ class Span:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Span:
+    def from_dict(cls, d: dict[str, Any], where: str = "") -> Span:
+        position = "line and character (integers)"
         return cls(
-            int(d["start_byte"]),
-            int(d["end_byte"]),
-            Position.from_dict(d["start"]),
-            Position.from_dict(d["end"]),
+            _field(d, "start_byte", int, "an integer", where),
+            _field(d, "end_byte", int, "an integer", where),
+            Position.from_dict(_object(d, "start", position, where), f"{where}start."),
+            Position.from_dict(_object(d, "end", position, where), f"{where}end."),
         )
 
 
@@ -102,8 +146,14 @@ class Validation:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Validation:
-        return cls(bool(d["ground_truth_passes"]), str(d["filler"]), bool(d["filler_fails"]), bool(d["stable"]), str(d.get("filler_status", "")), str(d.get("probe_status", "")))
+    def from_dict(cls, d: dict[str, Any], where: str = "") -> Validation:
+        flag = "true or false"
+        return cls(
+            _field(d, "ground_truth_passes", bool, flag, where), _field(d, "filler", str, "a string", where),
+            _field(d, "filler_fails", bool, flag, where), _field(d, "stable", bool, flag, where),
+            _field(d, "filler_status", str, "a string", where, optional=True) or "",
+            _field(d, "probe_status", str, "a string", where, optional=True) or "",
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,27 +213,38 @@ class Task:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Task:
-        version = int(d.get("schema_version", 0))
+        """A task from its JSON object; every field is checked, and a :class:`RecordError` names
+        the first one that is missing or of the wrong type."""
+        if not isinstance(d, dict):
+            raise RecordError(f"it is {json_kind(d)}, expected a JSON object")
+        version = _field(d, "schema_version", int, f"the integer {SCHEMA_VERSION}")
         if version != SCHEMA_VERSION:
-            raise ValueError(f"task {d.get('id')!r} has schema version {version}, expected {SCHEMA_VERSION}")
+            raise RecordError(f"task {d.get('id')!r} has schema version {version}, expected {SCHEMA_VERSION} "
+                              "(it was written by another version of simpilot)")
+        text = "a string"
+        kind = _field(d, "kind", str, '"infill" or "completion"')
+        if kind not in {k.value for k in Kind}:
+            raise RecordError(f"field 'kind' is {kind!r}, expected \"infill\" or \"completion\"")
+        span = _object(d, "span", "start_byte, end_byte, start and end")
+        validation = _object(d, "validation", "ground_truth_passes, filler, filler_fails and stable", optional=True)
         return cls(
-            id=d["id"],
-            repo=d["repo"],
-            language=d["language"],
-            path=d["path"],
-            kind=Kind(d["kind"]),
-            construct=d["construct"],
-            block=bool(d["block"]),
-            span=Span.from_dict(d["span"]),
-            indent=d["indent"],
-            ground_truth=d["ground_truth"],
-            file_sha256=d["file_sha256"],
-            lines_removed=int(d["lines_removed"]),
-            labels=tuple(d.get("labels") or ()),
-            comment_distance=d.get("comment_distance"),
-            reference_distance=d.get("reference_distance"),
-            tests=None if d.get("tests") is None else tuple(d["tests"]),
-            validation=None if d.get("validation") is None else Validation.from_dict(d["validation"]),
+            id=_field(d, "id", str, text),
+            repo=_field(d, "repo", str, text),
+            language=_field(d, "language", str, text),
+            path=_field(d, "path", str, text),
+            kind=Kind(kind),
+            construct=_field(d, "construct", str, text),
+            block=_field(d, "block", bool, "true or false"),
+            span=Span.from_dict(span, "span."),
+            indent=_field(d, "indent", str, text),
+            ground_truth=_field(d, "ground_truth", str, text),
+            file_sha256=_field(d, "file_sha256", str, text),
+            lines_removed=_field(d, "lines_removed", int, "an integer"),
+            labels=_strings(d, "labels") or (),
+            comment_distance=_field(d, "comment_distance", int, "an integer or null", optional=True),
+            reference_distance=_field(d, "reference_distance", int, "an integer or null", optional=True),
+            tests=_strings(d, "tests"),
+            validation=None if validation is None else Validation.from_dict(validation, "validation."),
             schema_version=version,
         )
 

@@ -10,13 +10,14 @@ It holds
 - the steps behind each post-processing preset of the run;
 - the sandbox (bubblewrap, or none with ``--unsafe-no-sandbox``) and its limits;
 - the suite (the tests selected per task, or the repository's own command with ``--full-suite``);
-- how a pass is decided (``VERDICT``: each selected test's own result since per-test proofs;
-  a run stored before them decided by exit status and cannot be continued by this version);
+- how a pass is decided (``VERDICT``: each selected test's own result since per-test proofs, and
+  since the CPU-time limit a busy loop stopped early; a run stored before per-test proofs decided
+  by exit status and cannot be continued by this version);
 - how answers are asked (simpilot's bridge or another ``--server-command``; ``--session``).
 
-Settings that change how a request travels but never what comes back (timeouts, retries, backoff,
-concurrency, the name of the key's variable) are left out, so a run whose endpoint timed out can
-be resumed with a longer timeout; so are the oracle's scenario paths (the scenario hash pins the
+Settings that change how a request travels but never what comes back (the endpoint's address,
+timeouts, retries, backoff, concurrency, the name of the key's variable) are left out, so a run
+whose endpoint timed out can be resumed with a longer timeout, or at the address the model moved to; so are the oracle's scenario paths (the scenario hash pins the
 tasks) and the raw-output cache's path.
 
 Secrets never reach the store: credentials in a URL (``https://user:secret@host``) and query
@@ -39,6 +40,7 @@ REDACTED = "***"
 _SECRET_PARAM = re.compile(r"key|token|secret|passw|pwd|auth|sig|credential", re.IGNORECASE)
 # Spec keys that only locate things pinned elsewhere, or never shape an answer.
 _NOT_ANSWER_KEYS = frozenset({"scenarios", "cache_db", "name"})
+ADDRESS = "base_url"
 
 SECTIONS = {
     "model": "model settings differ",
@@ -49,7 +51,7 @@ SECTIONS = {
     "verdict": "how a pass is decided differs",
 }
 # Bumped whenever the rule deciding a pass changes: a run judged by two rules measures neither.
-VERDICT = "each selected test's own result, through the proof channel (1)"
+VERDICT = "each selected test's own result, through the proof channel; busy loops stopped by CPU time (2)"
 LEGACY_VERDICT = "the test command's exit status"
 SANDBOXED = "bubblewrap"
 UNSANDBOXED = "none (--unsafe-no-sandbox)"
@@ -112,7 +114,16 @@ def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
     values = {k: float(v) if k in floats and isinstance(v, int) else v for k, v in values.items()}  # 0 and 0.0 alike
     if values["prompt_mode"] == "fim" and settings.fim_family:
         values["fim_template"] = FAMILIES[settings.fim_family].template
+    values.pop(ADDRESS, None)  # where the model is served, not what it answers
     return redact_spec(values)
+
+
+def without_address(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` without the endpoint's address (stored by versions that kept it)."""
+    model = config.get("model")
+    if isinstance(model, dict) and ADDRESS in model:
+        return {**config, "model": {k: v for k, v in model.items() if k != ADDRESS}}
+    return config
 
 
 def run_config(

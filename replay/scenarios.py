@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from postprocess.context import HoleContext
 
 from .errors import SimpilotError
-from .records import Kind, Task
+from .records import Kind, Task, json_kind
 
 T = TypeVar("T")
 
@@ -41,22 +41,39 @@ def read_tasks(path: Path) -> list[Task]:
     except FileNotFoundError:
         raise SimpilotError(f"scenario file {path} does not exist: run 'simpilot mark REPO' to create it") from None
     except UnicodeDecodeError:
-        raise SimpilotError(f"scenario file {path} is not UTF-8 text") from None
-    return parse_lines(path, lines, Task.from_dict, "not a task record", "re-create the file with 'simpilot mark'")
+        raise SimpilotError(f"scenario file {path} is not UTF-8 text: re-create it with 'simpilot mark REPO'") from None
+    return parse_lines(path, lines, Task.from_dict, "not a task record", REMARK)
+
+
+REMARK = "re-mark the repository with 'simpilot mark REPO' to write the file again"
 
 
 def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: str, fix: str) -> list[T]:
-    """One record per non-blank JSON line of ``path``; a bad line is an error naming its number,
-    ``what`` it is not and how to ``fix`` it."""
+    """One record per non-blank JSON line of ``path``; a bad line is an error naming the file, the
+    line's number, ``what`` it is not and why (not JSON, not an object, which field is missing or
+    of the wrong type, and what was expected), and how to ``fix`` it."""
     records = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            records.append(parse(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise SimpilotError(f"{path}:{n}: {what} ({exc}); {fix}") from None
+            records.append(parse(_json_object(line)))
+        except KeyError as exc:  # a reader without field checks: the key is all it can say
+            raise SimpilotError(f"{path}:{n}: {what}: field {exc} is missing; {fix}") from None
+        except (ValueError, TypeError) as exc:
+            raise SimpilotError(f"{path}:{n}: {what}: {exc}; {fix}") from None
     return records
+
+
+def _json_object(line: str) -> dict[str, Any]:
+    """The JSON object on ``line``, or a ValueError saying, in words, why it is not one."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"the line holds {json_kind(value)}, expected a JSON object")
+    return value
 
 
 def file_digest(paths: Iterable[Path]) -> str:

@@ -7,13 +7,22 @@ proves the selection is strong enough: the neutral filler must make the *selecte
 * Python: one run of the whole pytest suite under coverage.py with a context per test
   (pytest-cov's ``--cov-context=test``), collected once per repository in the sandbox; a hole
   selects every test that executed one of its lines, in setup, call or teardown.
-* Java: every test class that references the hole's class, or any repository class that
-  (transitively) references it — found by a tree-sitter walk over identifiers, so a test of
-  ``BTreeMap`` is selected for a hole in ``Node`` when ``BTreeMap`` uses ``Node``.
+* Java, in two steps. Statically, the candidates: every test class that references the hole's
+  class, or any repository class that (transitively) references it — found by a tree-sitter walk
+  over identifiers, so a test of ``BTreeMap`` is a candidate for a hole in ``Node`` when
+  ``BTreeMap`` uses ``Node``. For a one-class library that is every test class. Then, per hole,
+  the gate learns which test *methods* reach it (``validate.py``): it runs the candidates once
+  with a probe in the hole that throws an ``Error`` as soon as it is reached, and the methods that
+  fail are the ones the hole's code runs in, like a line's coverage contexts in Python. An
+  ``Error`` rather than an exception, because tests ``assertThrows`` the exceptions the code
+  throws, and code catches them; few catch an ``Error``. Where nothing is learned (no probe
+  compiles, a class-level failure such as a ``@BeforeAll`` that reaches the hole, a timeout) the
+  candidate classes stay the selection.
 
-Selected ids are stored on the Task (``Task.tests``): pytest node ids, or fully qualified JUnit
-class names. ``None`` means "the whole suite" (``--full-suite``, or a repository whose test command
-cannot be narrowed down).
+Selected ids are stored on the Task (``Task.tests``): pytest node ids, JUnit test methods
+(``pkg.FooTest#adds``, every run of that method, parameterized invocations included), or fully
+qualified JUnit class names. ``None`` means "the whole suite" (``--full-suite``, or a repository
+whose test command cannot be narrowed down).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import tree_sitter_java
 from tree_sitter import Language, Parser
 
 from .errors import SimpilotError
+from .execution.proof import Proof
 from .execution.sandbox import Sandbox
 from .execution.workcopy import WorkCopy
 from .manifest import Manifest, with_pytest_options
@@ -84,14 +94,17 @@ def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
     with tempfile.TemporaryDirectory(prefix="simpilot-coverage-") as tmp:
         copy = WorkCopy(manifest, sandbox, Path(tmp))
         try:
-            env = {**manifest.test_env(), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
+            env = {**manifest.test_env(copy.root), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
             result = sandbox.run(coverage_command(manifest), copy.root, max(manifest.timeout * 3, 120), env)
             data_file = copy.root / COVERAGE_FILE
             if result.returncode != 0 or not data_file.exists():
+                from .environment import details
+
                 last = (result.output_tail.strip().splitlines() or [f"exit {result.returncode}"])[-1]
                 raise SimpilotError(
                     f"{manifest.name}: collecting per-test coverage failed ({last}): "
-                    "check that the suite passes under pytest-cov, or mark with --full-suite"
+                    "check that the suite passes under pytest-cov (the test interpreter needs pytest-cov), or mark with --full-suite"
+                    + details(coverage_command(manifest), result.output_tail)
                 )
             data = coverage.CoverageData(basename=str(data_file))
             data.read()
@@ -181,3 +194,28 @@ def java_selection(manifest: Manifest, paths: Iterable[str]) -> Selection:
         )
         selection.by_file[path] = tuple(chosen)
     return selection
+
+
+def is_method_id(test: str) -> bool:
+    """Whether ``test`` names one JUnit test method (``pkg.FooTest#adds``) rather than a class."""
+    return "#" in test
+
+
+def reaching_methods(proof: Proof | None) -> tuple[str, ...] | None:
+    """The test methods a probe run shows failing, as selection ids, or None when the run shows
+    nothing precise: no per-test results, a failure outside any test (a class's ``@BeforeAll``
+    fails before its tests are reported), or a failed test without a class.
+
+    The proof's ids are ``Class#method(Types)`` and, for a parameterized test's invocations,
+    ``Class#method(Types)[n]``; a selection names the method once, without its parameters.
+    """
+    if proof is None or proof.errors or not proof.finished:
+        return None
+    found = set()
+    for test in proof.failed:
+        cls = proof.classes.get(test, "")
+        name = test.split("#", 1)[1].split("(", 1)[0] if "#" in test else ""
+        if not cls or not name:
+            return None
+        found.add(f"{cls}#{name}")
+    return tuple(sorted(found)) or None

@@ -12,6 +12,7 @@ the union of its tasks, so every run and preset in a report is cut the same way,
 Equal values always land in the same group, so with many ties the groups are unequal in size
 rather than split arbitrarily. Tasks without a distance form their own ``none`` group; no task
 is ever dropped, and a stratum with fewer than :data:`SMALL_STRATUM` tasks is flagged, not hidden.
+A stratum with no task at all (Java rows of a Python-only run) is not a row.
 """
 
 from __future__ import annotations
@@ -176,11 +177,11 @@ def stratum_row(dimension: str, value: str, verdicts: Sequence[bool], method: In
 
 
 def ordered_values(dimension: str, seen: Iterable[str]) -> list[str]:
-    """The values of a dimension in reading order; the paper's headline and category rows always."""
+    """The values of a dimension that have tasks, in reading order. A stratum without tasks is
+    not shown: a Python-only run has no Java rows (they would read as measured and empty)."""
     fixed = ORDER.get(dimension, ())
     present = set(seen)
-    always = HEADLINE + CATEGORIES  # the paper's rows are shown even when empty
-    return [v for v in fixed if v in present or v in always] + sorted(present - set(fixed))
+    return [v for v in fixed if v in present] + sorted(present - set(fixed))
 
 
 V = TypeVar("V")
@@ -224,7 +225,7 @@ class MeanRow:
 
 def stratum_means(tasks: Sequence[Task], value: Callable[[str], float | None], cut: Cutoffs) -> list[MeanRow]:
     """Means of ``value(task_id)`` per stratum (tasks without a value are left out), in the
-    order and with the always-shown rows of :func:`stratify`."""
+    order of :func:`stratify`."""
     groups = _group(tasks, value, cut)
     rows = []
     for dimension in DIMENSIONS:

@@ -130,3 +130,25 @@ def test_worker_processes_give_the_same_tasks(tmp_path) -> None:
     one = mark_repository(manifest, seed=3, workers=1)
     two = mark_repository(manifest, seed=3, workers=2)
     assert one.lines >= PARALLEL_MIN_LINES and one.tasks and one.tasks == two.tasks and one.skipped == two.skipped
+
+
+def test_default_number_of_holes_grows_with_the_file(tmp_path: Path) -> None:
+    """Without --per-kind a long module gets proportionally more holes than a short one, and an
+    explicit --per-kind still decides."""
+    from replay.marking import default_per_kind
+
+    assert default_per_kind(10) == 2 and default_per_kind(150) == 6 and default_per_kind(3000) == 120
+    (tmp_path / "lib").mkdir()
+    functions = [f"def f{i}(values, factor):\n    out = []\n    for v in values:\n        if v * factor > {i}:\n"
+                 f"            out.append(v * factor - {i})\n    total = sum(out) + {i}\n    return total\n\n\n" for i in range(400)]
+    (tmp_path / "lib" / "big.py").write_text("".join(functions))
+    (tmp_path / "lib" / "small.py").write_text("".join(functions[:10]))
+    (tmp_path / "simpilot.toml").write_text('[repository]\nname = "sizes"\nsources = ["lib"]\ntest_command = ["true"]\n')
+    manifest = open_repository(tmp_path)
+    by_file = lambda tasks, path: sum(t.path == path for t in tasks)  # noqa: E731
+    scaled = mark_repository(manifest, seed=0).tasks
+    big_lines, small_lines = 400 * 9, 10 * 9
+    assert by_file(scaled, "lib/big.py") == 2 * default_per_kind(big_lines)
+    assert by_file(scaled, "lib/small.py") == 2 * default_per_kind(small_lines)
+    fixed = mark_repository(manifest, seed=0, per_kind=3).tasks
+    assert by_file(fixed, "lib/big.py") == by_file(fixed, "lib/small.py") == 6

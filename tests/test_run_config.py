@@ -38,13 +38,14 @@ def test_defaults_are_filled_in_so_writing_one_out_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize("setting, value", [("temperature", 0.2), ("max_tokens", 64), ("context_chars", 0), ("model", "other"),
-                                            ("base_url", "http://127.0.0.1:9000/v1"), ("stop", ["\n\n"]), ("fim_other_files", False)])
+                                            ("stop", ["\n\n"]), ("fim_other_files", False)])
 def test_every_setting_that_shapes_answers_changes_the_hash(setting: str, value: object) -> None:
     assert config_hash(config({**CHAT, setting: value})) != config_hash(config(CHAT))
 
 
 @pytest.mark.parametrize("setting, value", [("timeout", 5), ("retries", 0), ("backoff", 2.0), ("concurrency", 1),
-                                            ("api_key_env", "MY_KEY"), ("cache_db", "/tmp/cache.sqlite")])
+                                            ("api_key_env", "MY_KEY"), ("cache_db", "/tmp/cache.sqlite"),
+                                            ("base_url", "http://127.0.0.1:9000/v1")])
 def test_transport_settings_leave_the_hash_alone(setting: str, value: object) -> None:
     """A run whose endpoint timed out is resumed with a longer timeout: that must be allowed."""
     assert config_hash(config({**CHAT, setting: value})) == config_hash(config(CHAT))
@@ -152,6 +153,24 @@ def test_resume_with_the_same_configuration_is_allowed(tmp_path: Path) -> None:
     store = Store(tmp_path / "runs.db")
     open_run(store, replay_settings(tmp_path), [], "bubblewrap")
     open_run(store, replay_settings(tmp_path, spec={**CHAT, "timeout": 300}, resume=True), [], "bubblewrap")
+    store.close()
+
+
+def test_resume_after_the_endpoint_moved_is_allowed(tmp_path: Path) -> None:
+    """'Fix the endpoint and resume' may mean a new address: the model and its settings decide the
+    answers, not where it is served; a run stored with the address in its configuration too."""
+    store = Store(tmp_path / "runs.db")
+    first = replay_settings(tmp_path, model="openai-chat:qwen@http://127.0.0.1:8000/v1")
+    open_run(store, first, [], "bubblewrap")
+    moved = {**CHAT, "base_url": "http://127.0.0.1:9000/v1"}
+    open_run(store, replay_settings(tmp_path, spec=moved, model="openai-chat:qwen@http://127.0.0.1:9000/v1", resume=True), [], "bubblewrap")
+    with sqlite3.connect(tmp_path / "runs.db") as con:  # as an older version stored it
+        con.execute("UPDATE runs SET config=? WHERE run_id='r'", (json.dumps({**first.config, "model": {**first.config["model"], "base_url": CHAT["base_url"]}}),))
+    store.close()
+    store = Store(tmp_path / "runs.db")
+    open_run(store, replay_settings(tmp_path, spec=moved, model="openai-chat:qwen@http://127.0.0.1:9000/v1", resume=True), [], "bubblewrap")
+    with pytest.raises(SimpilotError, match="was made with the model"):
+        open_run(store, replay_settings(tmp_path, model="openai-chat:other@http://127.0.0.1:9000/v1", resume=True), [], "bubblewrap")
     store.close()
 
 

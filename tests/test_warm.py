@@ -74,6 +74,18 @@ def test_a_run_past_its_timeout_is_killed_and_the_server_goes_on(server: PytestS
     assert server.starts == 1
 
 
+def test_a_busy_loop_is_stopped_by_its_cpu_budget_and_sleeping_is_not(server: PytestServer, repo: Path) -> None:
+    """The CPU budget stops code that computes forever, long before the wall-clock limit; code
+    that waits spends no CPU time and runs to its end."""
+    (repo / "tests" / "test_loop.py").write_text("def test_loop():\n    while True:\n        pass\n")
+    busy = server.run(ARGS, {}, 60, cpu=1)
+    assert busy.timed_out and busy.busy and busy.cpu_s is not None and busy.cpu_s > 0.5
+    (repo / "tests" / "test_loop.py").write_text("import time\n\ndef test_wait():\n    time.sleep(1.5)\n")
+    waited = server.run(ARGS, {}, 60, cpu=1)
+    assert waited.returncode == 0 and not waited.busy and waited.cpu_s < 1
+    assert server.starts == 1  # the server itself goes on
+
+
 def test_a_run_that_kills_the_server_is_reported_and_the_next_run_gets_a_new_one(server: PytestServer, repo: Path) -> None:
     (repo / "tests" / "test_kill.py").write_text("import os, signal\n\ndef test_kill():\n    os.kill(os.getppid(), signal.SIGKILL)\n")
     result = server.run(ARGS, {}, 20)

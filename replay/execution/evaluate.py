@@ -20,7 +20,7 @@ from pathlib import Path
 from ..manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from ..records import Status, Task
 from . import java_runner
-from .proof import PYTEST_PLUGIN, Channel, Shortfall, parse_junit_xml, shortfall
+from .proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
 from .python_checks import compile_status, may_read_names, undefined_names
 from .sandbox import ProcessResult, Sandbox
 from .warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
@@ -40,6 +40,7 @@ class Verdict:
     # whether the status rests on evidence the answer cannot fake: the tests' own results, our
     # compiler checks, our timeout. The gate counts only proven failures of its fillers.
     proven: bool = True
+    proof: Proof | None = None  # the run's per-test results (the gate learns Java selections from them)
 
 
 def _with_proof(argv: list[str]) -> list[str]:
@@ -56,6 +57,8 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     """Why a test run did not pass, most specific class first. ``gap`` is what its proof lacks
     (see ``proof.shortfall``); None stands for a run whose tests reported failures."""
     tail = result.output_tail
+    if result.busy:
+        return Status.TIMEOUT, "the tests used up their CPU time (a busy loop)"
     if result.timed_out:
         return Status.TIMEOUT, "the tests did not finish in time"
     failed = _PYTEST_FAILED.findall(tail)
@@ -96,7 +99,8 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
 
 class Evaluator:
     """Runs tests for tasks. ``full_suite`` runs each repository's own test command instead of
-    the tests selected for the task (and, for Java, instead of the one-file recompilation).
+    the tests selected for the task (and, for Java, instead of the one-file recompilation); a Java
+    repository without one runs every test class through simpilot's runner instead.
     ``warm`` runs the selected tests on each work copy's warm server (``warm.py``) instead of a
     fresh process per run; the full suite always runs as the repository's own command."""
 
@@ -148,7 +152,7 @@ class Evaluator:
     def _new_copy(self, manifest: Manifest) -> WorkCopy:
         """A new work copy. A Java repository's untouched classes are compiled once (several
         seconds) and copied into its other copies (milliseconds)."""
-        java = manifest.language == "java" and not self.full_suite
+        java = manifest.language == "java" and (not self.full_suite or manifest.runner_suite())
         if not java:
             return WorkCopy(manifest, self.sandbox, self.workdir, java_classes=False)
         with self._lock:
@@ -190,6 +194,7 @@ class Evaluator:
     def run_tests(
         self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
         tests: tuple[str, ...] | None = None, full_suite: bool | None = None, timeout: float | None = None,
+        cpu: float | None = None,
     ) -> ProcessResult:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
         (``timeout`` defaults to the manifest's). The result carries the run's proof: what the
@@ -197,26 +202,31 @@ class Evaluator:
         command gives no per-test results)."""
         timeout = manifest.timeout if timeout is None else timeout
         full = self.full_suite if full_suite is None else full_suite
+        if full and manifest.runner_suite():  # no test command: the whole suite is every test class through our runner
+            full, tests = False, None
         edited = path if content is not None else None
         copy = self._borrow(manifest)
         try:
             if edited is None or content is None:
-                return self._run(copy, edited, tests, full, timeout)
+                return self._run(copy, edited, tests, full, timeout, cpu)
             with copy.patched(edited, content):
-                return self._run(copy, edited, tests, full, timeout)
+                return self._run(copy, edited, tests, full, timeout, cpu)
         finally:
             self._return(copy)
 
-    def _run(self, copy: WorkCopy, edited: str | None, tests: tuple[str, ...] | None, full: bool, timeout: float) -> ProcessResult:
-        """One test run on ``copy``: on its warm server when there is one for the command."""
+    def _run(
+        self, copy: WorkCopy, edited: str | None, tests: tuple[str, ...] | None, full: bool, timeout: float, cpu: float | None = None,
+    ) -> ProcessResult:
+        """One test run on ``copy``: on its warm server when there is one for the command, which
+        also stops the run once it has used ``cpu`` seconds of CPU time (a busy loop)."""
         manifest = copy.manifest
         if self.warm and not full and manifest.language == "java":
-            return copy.junit_server().run(java_runner.run_arguments(edited, tests), timeout)
+            return copy.junit_server().run(java_runner.run_arguments(edited, tests), timeout, cpu)
         command, extra = self.command(manifest, edited, tests, full)
-        args = pytest_args(command) if self.warm and not full else None
+        args = pytest_args(command, manifest.python()) if self.warm and not full else None
         if args is not None:
-            return copy.pytest_server().run(args, extra, timeout)
-        env = {**manifest.test_env(), **extra}
+            return copy.pytest_server().run(args, extra, timeout, cpu)
+        env = {**manifest.test_env(copy.root), **extra}
         if has_pytest_word(command) or (manifest.language == "java" and not full):
             with Channel() as channel:
                 return self.sandbox.run(command, copy.root, timeout, env, channel)
@@ -234,7 +244,7 @@ class Evaluator:
             return Shortfall("failed", "the tests did not finish in time")
         expected = tests
         if full or tests is None:
-            expected = self._baseline(manifest, full)
+            expected = self._baseline(manifest, full and not manifest.runner_suite())
         return shortfall(result.proof, expected)
 
     def _baseline(self, manifest: Manifest, full: bool) -> tuple[str, ...] | None:
@@ -250,7 +260,7 @@ class Evaluator:
                 self._baselines[key] = tuple(sorted(result.proof.passed)) if clean and result.proof else None
             return self._baselines[key]
 
-    def evaluate(self, task: Task, text: str, timeout: float | None = None) -> Verdict:
+    def evaluate(self, task: Task, text: str, timeout: float | None = None, cpu: float | None = None) -> Verdict:
         """Put ``text`` in ``task``'s hole, run the tests and say what happened. A pass is what
         the proof shows (every selected test run and passed), never an exit status."""
         manifest = self.catalog.get(task.repo)
@@ -260,13 +270,13 @@ class Evaluator:
             if bad is not None:
                 status = Status.EMPTY if not text.strip() else bad[0]
                 return Verdict(status, bad[1], 0.0, "")
-        result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout)
+        result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout, cpu=cpu)
         gap = self.shortfall(manifest, result, task.tests)
         if gap is None:
-            return Verdict(Status.PASS, "", result.duration_s, result.output_tail)
+            return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)
         status, detail = classify_failure(result, text, task, patched.decode("utf-8"), gap)
         proven = result.timed_out or gap.kind == "failed"
-        return Verdict(status, detail, result.duration_s, result.output_tail, proven)
+        return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
 
     def close(self) -> None:
         with self._lock:

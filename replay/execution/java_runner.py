@@ -2,8 +2,9 @@
 
 Each work copy compiles the repository's main and test sources once, inside the sandbox, into
 ``.simpilot/classes/{main,test}``. A test run then compiles only the edited file into a fresh
-folder that comes *first* on the class path and runs the selected test classes, compiler and
-JUnit in one JVM (``java/SimpilotJUnit.java``). Recompiling one file is sound because a hole lies
+folder that comes *first* on the class path and runs the selected test classes or methods
+(``pkg.FooTest``, ``pkg.FooTest#adds``), compiler and JUnit in one JVM (``java/SimpilotJUnit.java``).
+A repository without a test command has its whole suite run the same way (``--scan``). Recompiling one file is sound because a hole lies
 inside a method, constructor or initializer body: it cannot change a signature or a constant that
 another class inlined. SimCopilot's reference scripts let pre-compiled jars shadow the model's
 code; the validation gate ("the blanked hole must fail") proves ours does not.
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from ..errors import SimpilotError
 from ..manifest import Manifest
+from ..paths import cache_root
 from ..records import Status
 
 CLASSES = ".simpilot/classes"
@@ -52,8 +54,7 @@ def junit_jar() -> Path:
 
 
 def _cache_root() -> Path:
-    base = os.environ.get("SIMPILOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "simpilot")
-    return Path(base) / "java"
+    return cache_root() / "java"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +85,8 @@ class JavaToolchain:
         return commands
 
     def test_command(self, manifest: Manifest, edited: str | None, tests: tuple[str, ...] | None) -> list[str]:
-        """Compile ``edited`` (a repository-relative path) first, then run ``tests`` (class names),
-        or every test class when ``tests`` is None."""
+        """Compile ``edited`` (a repository-relative path) first, then run ``tests`` (class names,
+        or ``Class#method`` for one test method), or every test class when ``tests`` is None."""
         return [*self._launch(manifest), *run_arguments(edited, tests)]
 
     def server_command(self, manifest: Manifest) -> list[str]:
@@ -188,7 +189,7 @@ def classify(output: str) -> tuple[Status, str] | None:
     if not failed:
         return None
     name, exc, msg = failed[0]
-    detail = f"{name} => {exc}: {msg}".strip(" =>:") if name else f"{exc}: {msg}".rstrip(": ")
+    detail = (f"{name} => " if name else "") + exc + (f": {msg}" if msg else "")  # a message may end in '>' or ':'
     if all(e.rsplit(".", 1)[-1] in _ASSERTIONS for _, e, _ in failed):
         return Status.FAIL, detail
     return Status.RUNTIME_ERROR, detail

@@ -151,8 +151,9 @@ def shortfall(proof: Proof | None, expected: Iterable[str] | None) -> Shortfall 
     """None when ``proof`` shows every ``expected`` test run and passed; otherwise why not.
 
     ``expected`` holds test ids (pytest node ids, ``Class#method()``) or, for Java selections,
-    class names, which a class's tests (nested classes included) stand for: each named class
-    must have a passing test. ``None`` asks for at least one passing test and no failure.
+    test methods (``pkg.FooTest#adds``: each of its runs, a parameterized test's invocations
+    included) or class names, which a class's tests (nested classes included) stand for: each
+    named method or class must have a passing test. ``None`` asks for at least one passing test and no failure.
     """
     if proof is None:
         return Shortfall("no_report", "the test command gives no per-test results")
@@ -180,6 +181,9 @@ def shortfall(proof: Proof | None, expected: Iterable[str] | None) -> Shortfall 
 def _passed(proof: Proof, name: str) -> bool:
     if proof.outcomes.get(name) == "passed":
         return True
+    if "#" in name:  # a Java test method named without its parameters: its runs are ``name(…)``, ``name(…)[n]``
+        runs = name + "("
+        return any(outcome == "passed" and test.startswith(runs) for test, outcome in proof.outcomes.items())
     nested = name + "$"
     return any(
         outcome == "passed" and (cls == name or cls.startswith(nested))

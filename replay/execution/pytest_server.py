@@ -8,7 +8,8 @@ ARGS`` in the copy, without the start-up.
 
 Protocol, one JSON object a line: the request ``{"args": [...], "env": {...}, "timeout": s,
 "cpu": s, "token": "..."}`` on standard input; the answer ``{"returncode": n, "timed_out": b,
-"duration": s, "tail": "...", "report": "..."}`` on standard output. ``report`` is what the
+"duration": s, "cpu": s, "tail": "...", "report": "..."}`` on standard output (``cpu``: the CPU
+seconds the run used; at the request's ``cpu`` budget the kernel stops it with SIGXCPU). ``report`` is what the
 run's proof reporter wrote (``pytest_proof.py``): the child gets the token through a pipe and
 writes to an anonymous file, and it never holds the descriptor this server answers on, so
 nothing a run prints or writes can become an answer. A run that outlasts ``timeout`` is killed with its whole
@@ -99,7 +100,7 @@ def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str, private: li
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU at the budget: a busy loop
         os.environ.update(env)
         sys.path[0] = cwd  # what ``python -m`` puts first
         sys.argv = [pytest.__file__, *args]
@@ -116,8 +117,9 @@ def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str, private: li
             os._exit(code)
 
 
-def _wait(pid: int, timeout: float) -> tuple[int, bool]:
-    """The child's exit code (negative: killed by that signal) and whether it timed out."""
+def _wait(pid: int, timeout: float) -> tuple[int, bool, float]:
+    """The child's exit code (negative: killed by that signal), whether it timed out, and the
+    CPU seconds it used."""
     pidfd = os.pidfd_open(pid)
     try:
         ready, _, _ = select.select([pidfd], [], [], timeout)
@@ -129,8 +131,8 @@ def _wait(pid: int, timeout: float) -> tuple[int, bool]:
             os.killpg(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), timed_out
+    _, status, usage = os.wait4(pid, 0)
+    return os.waitstatus_to_exitcode(status), timed_out, usage.ru_utime + usage.ru_stime
 
 
 def _kill_strays() -> None:
@@ -231,13 +233,13 @@ def serve(requests, answers, sandboxed: bool) -> None:
         if pid == 0:
             _child(request["args"], env, int(request.get("cpu", 300)), cwd, private)
         os.close(token_fd)
-        returncode, timed_out = _wait(pid, float(request["timeout"]))
+        returncode, timed_out, cpu = _wait(pid, float(request["timeout"]))
         duration = time.monotonic() - start
         if sandboxed:  # outside a PID namespace, /proc lists the whole machine
             _kill_strays()
         report = _report(report_fd)
         os.close(report_fd)
-        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "tail": _tail(), "report": report}
+        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "cpu": cpu, "tail": _tail(), "report": report}
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
 

@@ -56,6 +56,15 @@ class ReferenceRuns:
         gap = self.evaluator.shortfall(manifest, result, None if tests is None else tuple(sorted(tests)))
         return None if gap is None else gap.detail
 
+    def cpu(self, task: Task, slowdown: float, minimum: float) -> float | None:
+        """``slowdown`` times the CPU time of the untouched run (its wall time where the CPU time
+        was not measured), at least ``minimum``; None (the sandbox's limit) when it failed."""
+        if not self.passed(task):
+            return None
+        result = self.get(task)
+        used = result.cpu_s if result.cpu_s is not None else result.duration_s
+        return min(float(self.evaluator.sandbox.limits.cpu_seconds), max(minimum, slowdown * used))
+
     def timeout(self, task: Task, slowdown: float, minimum: float) -> float:
         """``slowdown`` times the untouched run, at least ``minimum``, at most the manifest's
         timeout (which is also what a failed reference run gets)."""

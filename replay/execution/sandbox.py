@@ -9,8 +9,8 @@ Policy (this *is* a security boundary, unlike evalplus's guard):
   them all on, and with ``CAP_SYS_ADMIN`` a process remounts the read-only root writable);
 * the home folders (``$HOME``, ``/root``, ``/home``) are hidden behind empty read-only folders,
   so keys and tokens kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command
-  itself needs from them (the interpreter, simpilot's code, the Java runner's cache) is bound
-  back read-only;
+  itself needs from them (the interpreter, simpilot's code, the Java runner's cache, a
+  repository's test venv: :func:`allow_reading`) is bound back read-only;
 * ``prlimit`` caps CPU seconds, address space, file size and process count. The kernel does not
   apply the process cap to root, so when simpilot runs as root each sandbox also gets cgroups of
   its own (where the ``pids`` and ``memory`` controllers can be used): a fork bomb stops at
@@ -61,6 +61,8 @@ class ProcessResult:
     duration_s: float
     output_tail: str
     proof: Proof | None = None  # what the tests reported through the proof channel, if anything
+    cpu_s: float | None = None  # CPU time the run used, where it was measured
+    busy: bool = False  # stopped for using up its CPU-time budget (a busy loop), counted as timed out
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,22 @@ def exit_status(returncode: int, sandboxed: bool) -> int:
     return returncode
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds used so far by the processes ``pids`` (all their threads); gone ones count 0."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / _TICK
+
+
 def descendants(pid: int) -> list[int]:
     """Every living process below ``pid``, from the parent links in ``/proc`` (zombies left out)."""
     children: dict[int, list[int]] = {}
@@ -250,12 +268,23 @@ def hidden_folders() -> list[str]:
     return [p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)]
 
 
+_READABLE: tuple[str, ...] = ()  # more folders every sandbox shows read-only (allow_reading)
+
+
+def allow_reading(*paths: str) -> None:
+    """Show ``paths`` read-only in every sandbox from now on: a repository's test interpreter (its
+    venv, base installation and simpilot's plugin folder) may live in a hidden folder such as
+    ``~/.cache``, and must be readable wherever its tests run."""
+    global _READABLE
+    _READABLE = tuple(sorted({*_READABLE, *(p for p in paths if p)}))
+
+
 def needed_paths(command: list[str]) -> list[str]:
     """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's code,
-    user site-packages, and every absolute path on the command line (``-cp a.jar:b.jar`` and
-    ``-XX:File=/x`` included; for the program itself, its installation: ``.../bin/java`` keeps
-    ``...``)."""
-    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2])}
+    user site-packages, the folders given to :func:`allow_reading`, and every absolute path on the
+    command line (``-cp a.jar:b.jar`` and ``-XX:File=/x`` included; for the program itself, its
+    installation: ``.../bin/java`` keeps ``...``, and a venv's ``.../bin/python`` keeps the venv)."""
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2]), *_READABLE}
     user_site = site.getusersitepackages() if hasattr(site, "getusersitepackages") else None
     if isinstance(user_site, str):
         paths.add(user_site)
@@ -265,6 +294,9 @@ def needed_paths(command: list[str]) -> list[str]:
                 paths.add(token)
                 if i == 0:
                     paths.add(os.path.dirname(os.path.dirname(os.path.realpath(token))))
+                    venv = os.path.dirname(os.path.dirname(token))
+                    if os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
+                        paths.add(venv)
     kept: list[str] = []
     for path in sorted(p.rstrip("/") or "/" for p in paths if os.path.exists(p)):
         # a path inside one already kept is visible through it; binding it again would make

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 import select
 import shutil
@@ -33,11 +34,12 @@ from ..errors import SimpilotError
 from ..manifest import Manifest
 from .java_runner import toolchain
 from .proof import new_token, parse
-from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, descendants, exit_status, kill_group
+from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, descendants, exit_status, kill_group, process_cpu
 
 START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
 GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
 MAX_RUNS = 200
+CPU_POLL = 0.1  # how often a JUnit run's CPU time is looked at against its budget
 TAIL_LINES = 400  # lines of a JUnit run's output kept for its tail (the runner sends a tail already)
 PYTEST_SERVER = Path(__file__).with_name("pytest_server.py")
 PYTEST_CRASHED = 70  # pytest_server.CRASHED: pytest itself raised during the run (it runs as a script, not imported)
@@ -56,6 +58,7 @@ class _Resident:
         self.starts = 0
         self._buffer = b""
         self._processes = 0  # the server's own processes (bubblewrap's init, the server)
+        self._pids: list[int] = []  # the server's processes, whose CPU time a run's budget counts
         self.closed_output = False  # whether the last read ended because the server's output closed
 
     def _ensure(self) -> subprocess.Popen:
@@ -70,7 +73,8 @@ class _Resident:
                 self.close()
                 # Before any run and independent of the patched file: the set-up is broken.
                 raise SimpilotError(f"the warm test server ({' '.join(self.command[:2])} ...) did not start in {self.workdir.name}: {line!r}")
-            self._processes = len(descendants(self.proc.pid))
+            self._pids = [self.proc.pid, *descendants(self.proc.pid)]
+            self._processes = len(self._pids) - 1
         return self.proc
 
     def _left_behind(self) -> bool:
@@ -109,15 +113,16 @@ class _Resident:
             pass  # it died: reading says so
         return start
 
-    def _gone(self, start: float, timed_out: bool, tail: str, report: str = "", token: str = "") -> ProcessResult:
-        """The result of a run during which the server stopped answering; the server is replaced.
-        What the run reported before (``report``) is kept as its proof: never an end record."""
+    def _gone(self, start: float, timed_out: bool, tail: str, report: str = "", token: str = "", busy: bool = False) -> ProcessResult:
+        """The result of a run during which the server stopped answering or was stopped (``busy``:
+        for using up its CPU budget); the server is replaced. What the run reported before
+        (``report``) is kept as its proof: never an end record."""
         proc = self.proc
         self.close()  # waits for the process: its status is known from here on
         died = proc is not None and proc.returncode is not None and not timed_out
         code = exit_status(proc.returncode, self.sandbox.enabled) if died else -signal.SIGKILL
         why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) {DIED_MID_RUN}"
-        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), parse(report, token))
+        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), parse(report, token), busy=busy)
 
     def close(self) -> None:
         if self.proc is not None:
@@ -129,12 +134,13 @@ class _Resident:
 
 
 class PytestServer(_Resident):
-    """``python -m pytest ARGS`` in a work copy without the interpreter's start-up."""
+    """``python -m pytest ARGS`` in a work copy without the interpreter's start-up. ``python`` is
+    the repository's test interpreter (its ``[environment]``'s, else simpilot's own)."""
 
     ready_line = b'{"ready": true}'
 
-    def __init__(self, sandbox: Sandbox, workdir: Path, env: dict[str, str]):
-        command = [sys.executable, str(PYTEST_SERVER), *(["--sandboxed"] if sandbox.enabled else [])]
+    def __init__(self, sandbox: Sandbox, workdir: Path, env: dict[str, str], python: str = sys.executable):
+        command = [python, str(PYTEST_SERVER), *(["--sandboxed"] if sandbox.enabled else [])]
         super().__init__(sandbox, workdir, command, env)
         self._scratch: str | None = None
 
@@ -151,17 +157,23 @@ class PytestServer(_Resident):
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
 
-    def run(self, args: list[str], env: dict[str, str], timeout: float) -> ProcessResult:
-        """One pytest run; the proof is what the run's reporter wrote with a fresh token."""
+    def run(self, args: list[str], env: dict[str, str], timeout: float, cpu: float | None = None) -> ProcessResult:
+        """One pytest run; the proof is what the run's reporter wrote with a fresh token. ``cpu``:
+        the run's CPU-time budget (whole seconds, the kernel's granularity), else the sandbox's."""
         token = new_token()
-        request = {"args": args, "env": env, "timeout": timeout, "cpu": self.sandbox.limits.cpu_seconds, "token": token}
+        budget = cpu_budget(cpu, self.sandbox.limits.cpu_seconds)
+        request = {"args": args, "env": env, "timeout": timeout, "cpu": budget, "token": token}
         start = self._send(json.dumps(request))
         line = self._read_line(start + timeout + GRACE)
         if line is None:
             return self._gone(start, timed_out=not self.closed_output, tail="")
         answer = json.loads(line)
         proof = parse(answer.get("report", ""), token)
-        return ProcessResult(answer["returncode"], answer["timed_out"], time.monotonic() - start, answer["tail"], proof)
+        used = float(answer.get("cpu", 0.0))
+        # the kernel signals SIGXCPU at the budget, SIGKILL a second later (the hard limit)
+        code = answer["returncode"]
+        busy = cpu is not None and (code == -signal.SIGXCPU or (code == -signal.SIGKILL and used >= budget))
+        return ProcessResult(answer["returncode"], answer["timed_out"] or busy, time.monotonic() - start, answer["tail"], proof, used, busy)
 
 
 class JUnitServer(_Resident):
@@ -172,22 +184,28 @@ class JUnitServer(_Resident):
     def __init__(self, sandbox: Sandbox, workdir: Path, manifest: Manifest):
         super().__init__(sandbox, workdir, toolchain().server_command(manifest), manifest.test_env())
 
-    def run(self, args: list[str], timeout: float) -> ProcessResult:
+    def run(self, args: list[str], timeout: float, cpu: float | None = None) -> ProcessResult:
         """One run. Its records and its last line carry a fresh token: a line the tests print
         (even straight to the JVM's standard output) cannot end the run or count as a result,
-        and what an earlier run left in the stream is skipped."""
+        and what an earlier run left in the stream is skipped. ``cpu``: the run's budget of the
+        JVM's CPU seconds (a busy loop uses it up long before the wall-clock ``timeout``)."""
         token = new_token()
         start = self._send("\t".join([*args, "--token", token]))
+        cpu_start = process_cpu(self._pids)
         lines: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)  # what the tests print, last lines only
         records: list[str] = []
         restart = False
         deadline = start + timeout
         exit_line = f"SIMPILOT-EXIT {token} "
         while True:
-            line = self._read_line(deadline)
+            line = self._read_line(deadline if cpu is None else min(deadline, time.monotonic() + CPU_POLL))
             if line is None:
+                now = time.monotonic()
+                busy = cpu is not None and not self.closed_output and process_cpu(self._pids) - cpu_start >= cpu
+                if cpu is not None and not self.closed_output and now < deadline and not busy:
+                    continue
                 timed_out = not self.closed_output
-                return self._gone(start, timed_out, "\n".join(list(lines)[-40:]), "\n".join(records), token)
+                return self._gone(start, timed_out, "\n".join(list(lines)[-40:]), "\n".join(records), token, busy=busy)
             text = line.decode("utf-8", "replace")
             if text.startswith(token):
                 records.append(text)
@@ -195,7 +213,8 @@ class JUnitServer(_Resident):
                 restart = True
             elif text.startswith(exit_line) and text[len(exit_line):].strip().lstrip("-").isdigit():
                 code = int(text[len(exit_line):])
-                result = ProcessResult(code, False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:], parse("\n".join(records), token))
+                used = process_cpu(self._pids) - cpu_start
+                result = ProcessResult(code, False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:], parse("\n".join(records), token), used)
                 if restart or self._left_behind():  # a fresh JVM, and its sandbox, for the next run
                     self.close()
                 return result
@@ -203,9 +222,15 @@ class JUnitServer(_Resident):
                 lines.append(text)
 
 
-def pytest_args(argv: list[str]) -> list[str] | None:
-    """The arguments of ``argv`` when it is ``<this python> -m pytest ARGS`` (what the pytest
-    server can run), else None."""
-    if len(argv) >= 3 and argv[0] == sys.executable and argv[1:3] == ["-m", "pytest"]:
+def cpu_budget(cpu: float | None, limit: int) -> int:
+    """Whole CPU seconds for a run: ``cpu`` rounded up (RLIMIT_CPU counts whole seconds), at
+    most the sandbox's ``limit``."""
+    return limit if cpu is None else max(1, min(limit, math.ceil(cpu)))
+
+
+def pytest_args(argv: list[str], python: str = sys.executable) -> list[str] | None:
+    """The arguments of ``argv`` when it is ``<python> -m pytest ARGS`` with the server's
+    interpreter ``python`` (what the pytest server can run), else None."""
+    if len(argv) >= 3 and argv[0] == python and argv[1:3] == ["-m", "pytest"]:
         return argv[3:]
     return None

@@ -6,6 +6,10 @@ bytes are put back afterwards. The user's repository is only ever read. Byte-cod
 are removed from the copy and never written (``PYTHONDONTWRITEBYTECODE``), because a stale
 ``.pyc`` whose source has the same size and mtime second would silently run the old code; the
 warm pytest server writes only byte-code checked against the source's hash.
+
+Python commands run with the repository's test interpreter (``Manifest.python()``: its
+``[environment]``'s, see ``environment.py``) and the copy's own ``src/`` on ``PYTHONPATH``
+(``Manifest.test_env(root)``), so the copy's code, never an installed copy, is what is tested.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,8 +87,8 @@ class WorkCopy:
     def _build(self) -> None:
         shutil.copytree(self.manifest.root, self.root, ignore=_IGNORE, symlinks=True)
         for step in self.manifest.setup:
-            command = [p.replace("{python}", sys.executable) for p in step]
-            result = self.sandbox.run(command, self.root, self.manifest.timeout, self.manifest.test_env())
+            command = [p.replace("{python}", self.manifest.python()) for p in step]
+            result = self.sandbox.run(command, self.root, self.manifest.timeout, self.manifest.test_env(self.root))
             if result.returncode != 0:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
@@ -108,8 +111,9 @@ class WorkCopy:
             result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), self.manifest.test_env())
             if result.returncode != 0:
                 errors = [line for line in result.output_tail.splitlines() if ": error:" in line] or result.output_tail.strip().splitlines()[-1:]
+                first = "; ".join(errors[:3]) + (f"; and {len(errors) - 3} more" if len(errors) > 3 else "")
                 raise SimpilotError(
-                    f"{self.manifest.name}: the untouched Java sources do not compile ({errors[0] if errors else f'exit {result.returncode}'}): "
+                    f"{self.manifest.name}: the untouched Java sources do not compile ({first or f'exit {result.returncode}'}): "
                     "fix them, or add missing jars to [java] classpath in simpilot.toml"
                 )
 
@@ -136,7 +140,7 @@ class WorkCopy:
     def pytest_server(self) -> PytestServer:
         """This copy's warm pytest (started on its first run)."""
         if self._pytest is None:
-            self._pytest = PytestServer(self.sandbox, self.root, self.manifest.test_env())
+            self._pytest = PytestServer(self.sandbox, self.root, self.manifest.test_env(self.root), self.manifest.python())
         return self._pytest
 
     def junit_server(self) -> JUnitServer:

@@ -37,6 +37,11 @@ from .java import JavaMarker, parser as java_parser
 from .python import PythonMarker, parser as python_parser
 
 MAX_FILE_BYTES = 1_000_000
+# Without --per-kind, a file gets one hole of each kind per this many lines (at least
+# MIN_PER_KIND): a fixed number per file would sample a 3,000-line module as thinly as a 100-line
+# one. A 150-line file gets 6 of each kind.
+LINES_PER_HOLE = 25
+MIN_PER_KIND = 2
 PARALLEL_MIN_LINES = 20_000  # below this, starting worker processes costs more than it saves
 
 MARKERS = {"python": (PythonMarker, python_parser), "java": (JavaMarker, java_parser)}
@@ -126,12 +131,17 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
+def default_per_kind(lines: int) -> int:
+    """Holes of each kind for a file of ``lines`` lines when no number is given."""
+    return max(MIN_PER_KIND, -(-lines // LINES_PER_HOLE))
+
+
 @dataclass(frozen=True)
 class _Selection:
     """Which candidates become tasks (the options of :func:`mark_repository`)."""
 
     seed: int
-    per_kind: int
+    per_kind: int | None  # None: by the file's size (default_per_kind)
     kinds: frozenset[Kind]
     max_per_file: int | None
 
@@ -174,7 +184,8 @@ class _Share:
     def _tasks(self, index: RepoIndex, marker: Any, path: str, root: Node) -> list[Task]:
         source, text = self.files[path]
         pick = self.selection
-        chosen = select(marker.candidates(root), seed=pick.seed, key=path, per_kind=pick.per_kind, kinds=set(pick.kinds), max_per_file=pick.max_per_file)
+        per_kind = pick.per_kind if pick.per_kind is not None else default_per_kind(_line_count(text))
+        chosen = select(marker.candidates(root), seed=pick.seed, key=path, per_kind=per_kind, kinds=set(pick.kinds), max_per_file=pick.max_per_file)
         digest = hashlib.sha256(source).hexdigest()
         taken: set[str] = set()
         return [
@@ -279,10 +290,11 @@ def _collector_paused() -> Iterator[None]:
 
 
 def mark_repository(
-    manifest: Manifest, *, seed: int = 0, per_kind: int = 6, kinds: set[Kind] | None = None, max_per_file: int | None = None,
+    manifest: Manifest, *, seed: int = 0, per_kind: int | None = None, kinds: set[Kind] | None = None, max_per_file: int | None = None,
     workers: int = 1,
 ) -> MarkResult:
     """Candidate tasks of every source file of ``manifest``, labelled (deterministic for ``seed``).
+    ``per_kind`` holes of each kind per file, or by each file's size when None.
 
     With ``workers`` > 1 and a large repository, the files are parsed and marked on that many
     processes (see the module docstring). The result does not depend on ``workers``.

@@ -15,7 +15,9 @@ def one_line_error(result) -> str:
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert lines and lines[-1].startswith("error:"), result.stderr
+    # the error is one line; only indented details (the command, its output's tail) may follow
+    at = max((i for i, line in enumerate(lines) if line.startswith("error:")), default=-1)
+    assert at >= 0 and all(line.startswith("  ") for line in lines[at + 1:]), result.stderr
     return " ".join(lines)
 
 

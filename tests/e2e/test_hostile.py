@@ -203,14 +203,15 @@ leak = {{k: v for k, v in found.items() if 'SIMPILOT_TEST_SECRET' in v or 'PRIVA
 print(found)
 raise PermissionError(f'found {{leak!r}}')
 """, runtime_error, "found {}"),
-        # Stopped at the file-size cap; pytest then crashes reporting the captured output
+        # Stopped at the file-size cap (pytest then crashes reporting the captured output), or
+        # before it at the run's CPU budget: writing a gigabyte takes more CPU than the tests did
         Case("print 1 GB", "python", """
 import os, sys
 line = 'x' * (1 << 20)
 for _ in range(1024):
     sys.stdout.write(line)
     os.write(2, line.encode())
-""", runtime_error),
+""", runtime_error | timeout),
         Case("background process", "python", f"""
 import glob, os, time
 if os.fork() == 0:

@@ -119,6 +119,17 @@ def test_hanging_java_code_times_out(tiny_java: Path) -> None:
         assert evaluator.evaluate(loop, "while (v > 0) { }").status is Status.TIMEOUT
 
 
+def test_a_java_busy_loop_is_stopped_by_its_cpu_budget(tiny_java: Path) -> None:
+    """On the warm JVM the CPU budget counts the JVM's CPU time during the run: a busy loop is
+    stopped at it (long before the 60 s wall-clock limit) and classed as a timeout."""
+    manifest = open_repository(tiny_java)
+    loop = _task(tiny_java, STATS, "total += v;", block=True, tests=("tiny.StatsTest",))
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1) as evaluator:
+        verdict = evaluator.evaluate(loop, "while (v > 0) { }", timeout=60, cpu=2)
+        assert verdict.status is Status.TIMEOUT and "CPU time" in verdict.detail
+        assert evaluator.evaluate(loop, "total += v;", timeout=60, cpu=2).status is Status.PASS
+
+
 def test_test_classes_are_selected_by_reference() -> None:
     manifest = open_repository(DATA / "tinyjava")
     selection = java_selection(manifest, [STATS, REPORT])

@@ -50,7 +50,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * reference implementation let stale jars shadow the model's code). One JVM for both steps halves
  * the start-up cost of running javac and the JUnit console launcher separately.
  *
- * <p>Arguments: {@code --classpath CP [--compile FILE]... [--select CLASS]... [--scan DIR]...}. The
+ * <p>Arguments: {@code --classpath CP [--compile FILE]... [--select CLASS[#METHOD]]... [--scan DIR]...}. The
  * edited classes go to a temporary folder that is deleted afterwards, so the work copy is untouched.
  * With {@code --serve} the JVM stays up and reads one run's arguments a line (see {@link #serve}).
  *
@@ -87,7 +87,7 @@ public final class SimpilotJUnit {
         System.exit(status);
     }
 
-    /** One run's arguments: {@code --classpath CP [--compile FILE]... [--select CLASS]... [--scan DIR]... [--serve]}. */
+    /** One run's arguments: {@code --classpath CP [--compile FILE]... [--select CLASS[#METHOD]]... [--scan DIR]... [--serve]}. */
     private static final class Request {
         String classpath = "";
         final List<String> sources = new ArrayList<>();
@@ -280,8 +280,8 @@ public final class SimpilotJUnit {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String name : classes) {
             try {
-                selectors.add(DiscoverySelectors.selectClass(loader.loadClass(name)));
-            } catch (ClassNotFoundException | LinkageError e) {
+                selectors.addAll(select(loader, name));
+            } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
                 System.out.println("SIMPILOT-FAILED " + name + " => " + e.getClass().getName() + ": " + firstLine(e.getMessage()));
                 proof.error(name + " => " + e.getClass().getName());
                 return 1;
@@ -316,6 +316,36 @@ public final class SimpilotJUnit {
             return 4;
         }
         return summary.getTotalFailureCount() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The selectors for one {@code --select} argument: a test class ({@code pkg.FooTest}), or one
+     * test method of it ({@code pkg.FooTest#adds}). A method is named without its parameters, so
+     * every method of that name in the class and its superclasses is selected: a parameterized
+     * test's parameter types need not be spelled out, and a name that matches nothing is an error
+     * rather than an empty run.
+     */
+    private static List<DiscoverySelector> select(ClassLoader loader, String name) throws ClassNotFoundException, NoSuchMethodException {
+        int hash = name.indexOf('#');
+        if (hash < 0) {
+            return List.of(DiscoverySelectors.selectClass(loader.loadClass(name)));
+        }
+        Class<?> testClass = loader.loadClass(name.substring(0, hash));
+        String method = name.substring(hash + 1);
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Class<?> c = testClass; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                String signature = java.util.Arrays.toString(m.getParameterTypes());
+                if (m.getName().equals(method) && !m.isSynthetic() && seen.add(signature)) {
+                    selectors.add(DiscoverySelectors.selectMethod(testClass, m));
+                }
+            }
+        }
+        if (selectors.isEmpty()) {
+            throw new NoSuchMethodException("no method " + method + " in " + testClass.getName());
+        }
+        return selectors;
     }
 
     /**

@@ -1,0 +1,37 @@
+"""``simpilot demo``, the README's first command, end to end on the bundled set."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from replay.manifest import project_root
+from replay.recordings import read_recordings
+from tests.conftest import bundled_tasks
+
+from .conftest import simpilot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path) -> None:
+    db = tmp_path / "runs" / "simpilot.db"
+    result = simpilot("--db", str(db), "demo", cwd=tmp_path, timeout=1200)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "verdicts in all" in result.stderr and "left" in result.stderr  # an estimate of the time left
+    assert (db.parent / "demo-report.html").is_file()
+    assert len(result.stdout.splitlines()) <= 60 and "full report" in result.stdout  # a summary; the tables with --verbose
+    tasks = bundled_tasks()
+    recorded = {a.task_id for a in read_recordings(project_root() / "scenarios" / "recordings" / "smollm2")}
+    with sqlite3.connect(db) as con:
+        def statuses(run: str) -> list[str]:
+            return [s for (s,) in con.execute("SELECT status FROM outcomes WHERE run_id=?", (run,))]
+
+        oracle, empty, smollm2 = statuses("demo-oracle"), statuses("demo-empty"), statuses("demo-smollm2")
+        finished = {r for (r,) in con.execute("SELECT run_id FROM runs WHERE finished IS NOT NULL")}
+    assert len(oracle) == len(tasks) and set(oracle) == {"pass"}
+    assert len(empty) == len(tasks) and "pass" not in empty
+    assert len(smollm2) == 4 * len(recorded & {t.id for t in tasks})
+    assert finished == {"demo-oracle", "demo-empty", "demo-smollm2"}
