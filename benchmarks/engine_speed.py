@@ -53,7 +53,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from replay.cli import Context, run_replay
+from replay.run.driver import run_replay
 from replay.execution import evaluate as evaluate_module
 from replay.execution import warm as warm_module
 from replay.execution.evaluate import Evaluator, apply
@@ -61,9 +61,9 @@ from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
 from replay.execution.warm import pytest_args
 from replay.execution.workcopy import WorkCopy
-from replay.manifest import Manifest, RepoCatalog, project_root
-from replay.records import Status, Task
-from replay.scenarios import read_tasks
+from replay.core.manifest import Manifest, RepoCatalog, project_root
+from replay.core.records import Status, Task
+from replay.core.scenarios import read_tasks
 from replay.store import Store
 
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]
@@ -295,7 +295,7 @@ def engine(scenarios: tuple[Path, ...], only: set[str], jobs: int, db_folder: Pa
     undo = instrument(result.clock)
     try:
         start = time.perf_counter()
-        run_replay(Context(db=db_folder / "bench.db"), scenarios, "oracle", ("none",), run_id=run_id, resume=False, jobs=jobs, only=only)
+        run_replay(db_folder / "bench.db", scenarios, "oracle", ("none",), run_id=run_id, resume=False, jobs=jobs, only=only)
         result.seconds = time.perf_counter() - start
     finally:
         for restore in undo:

@@ -18,9 +18,9 @@ import time
 
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
-from replay.manifest import RepoCatalog, open_repository, project_root
-from replay.records import Kind
-from replay.validate import mark_validated
+from replay.core.manifest import RepoCatalog, open_repository, project_root
+from replay.core.records import Kind
+from replay.validation.gate import mark_validated
 
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]
 

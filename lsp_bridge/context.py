@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .models.base import CompletionRequest
-from .repo_context import directory_distance, header, request_files
+from .repo_context import file_block, header, nearest_first, request_files
 
 _TOKEN = re.compile(r"\w{1,4}|[^\w\s]|\s+")
 
@@ -73,7 +73,7 @@ class FimContext:
         empty when there are none (a lone document needs no header)."""
         if not self.files:
             return ""
-        blocks = [header(self.language, p) + t + ("" if t.endswith("\n") else "\n") + "\n" for p, t in self.files]
+        blocks = [file_block(self.language, p, t) for p, t in self.files]
         return "".join(blocks) + header(self.language, self.path)
 
     def full_prefix(self) -> str:
@@ -111,10 +111,8 @@ def choose_files(path: str, language: str, others: Mapping[str, str], budget: Bu
     chosen: list[tuple[str, str]] = []
     if others and not budget.take(header(language, path)):
         return ()
-    for other, text in sorted(others.items(), key=lambda kv: (directory_distance(kv[0], path), kv[0])):
-        if other == path:
-            continue
-        block = header(language, other) + text + ("" if text.endswith("\n") else "\n") + "\n"
+    for other, text in nearest_first(path, others):
+        block = file_block(language, other, text)
         if not budget.take(block):
             break
         chosen.append((other, text))

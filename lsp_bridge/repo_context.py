@@ -33,12 +33,11 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-import tree_sitter_java
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node, Parser
 
-from replay.errors import SimpilotError
-from replay.manifest import LANGUAGES, MANIFEST_NAME, Manifest, load_manifest
+from postprocess.syntax import language
+from replay.core.errors import SimpilotError
+from replay.core.manifest import LANGUAGES, MANIFEST_NAME, Manifest, load_manifest
 
 from .models.base import CompletionRequest
 from .prompts import HOLE
@@ -53,7 +52,7 @@ MAX_FILE_BYTES = 1 << 20
 # ---------------------------------------------------------------------------------------------
 
 _COMMENT_MARK = {"python": "#", "java": "//"}
-_LANGUAGES = {"python": Language(tree_sitter_python.language()), "java": Language(tree_sitter_java.language())}
+_LANGUAGES = {name: language(name) for name in ("python", "java")}
 # Parsed in place of the hole. Python needs something there, or a removed block leaves its
 # function's node ending before the hole; an identifier parses both as an expression and as a
 # statement. Java's braces keep the structure without help.
@@ -78,6 +77,17 @@ def directory_distance(a: str, b: str) -> int:
             break
         common += 1
     return len(da) + len(db) - 2 * common
+
+
+def nearest_first(path: str, others: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The files of ``others`` but ``path`` itself, nearest to ``path`` first by directory hops
+    (ties by path)."""
+    return sorted(((p, t) for p, t in others.items() if p != path), key=lambda kv: (directory_distance(kv[0], path), kv[0]))
+
+
+def file_block(language: str, path: str, text: str) -> str:
+    """One other file in the prompt: its header, its text ending in a newline, a blank line."""
+    return header(language, path) + text + ("" if text.endswith("\n") else "\n") + "\n"
 
 
 def arrange_document(language: str, prefix: str, suffix: str) -> str:
@@ -154,10 +164,8 @@ def assemble(path: str, language: str, prefix: str, suffix: str, others: Mapping
     document = fit_document(document, budget)
     room = budget - len(document) - len(header(language, path))
     chosen: list[str] = []
-    for other, text in sorted(others.items(), key=lambda kv: (directory_distance(kv[0], path), kv[0])):
-        if other == path:
-            continue
-        block = header(language, other) + text + ("" if text.endswith("\n") else "\n") + "\n"
+    for other, text in nearest_first(path, others):
+        block = file_block(language, other, text)
         if len(block) > room:
             break
         room -= len(block)

@@ -1,7 +1,7 @@
 """Editor traces: what an editor sent to the bridge, one JSON object per line.
 
 ``simpilot serve --record FILE`` writes a trace so that a real editing session can later be
-replayed against another model (``replay/trace_replay.py``). Every line carries ``"v"`` (the
+replayed against another model (``replay/run/trace_replay.py``). Every line carries ``"v"`` (the
 format version), ``"t"`` (monotonic seconds since the writer opened the file) and ``"event"``;
 the other fields depend on the event:
 
@@ -40,7 +40,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from replay.errors import SimpilotError
+from replay.core.errors import SimpilotError
 
 TRACE_VERSION = 1
 logger = logging.getLogger(__name__)
@@ -175,11 +175,14 @@ def _type_name(types_: tuple[type, ...]) -> str:
 def _position(value: Any, where: str) -> tuple[int, int]:
     if not isinstance(value, dict):
         raise ValueError(f"{where} is not an object")
-    line, character = value.get("line"), value.get("character")
-    for name, v in (("line", line), ("character", character)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ValueError(f"{where}.{name} is not a non-negative integer")
-    return line, character  # type: ignore[return-value]
+    return _coordinate(value, "line", where), _coordinate(value, "character", where)
+
+
+def _coordinate(position: dict[str, Any], name: str, where: str) -> int:
+    v = position.get(name)
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ValueError(f"{where}.{name} is not a non-negative integer")
+    return v
 
 
 def _change(value: Any, i: int) -> TextChange:
@@ -204,9 +207,9 @@ def parse_event(line: str, lineno: int) -> TraceEvent:
     if data.get("v") != TRACE_VERSION:
         raise ValueError(f"format version {data.get('v')!r}, this reader knows {TRACE_VERSION}")
     event = data.get("event")
-    required = EVENT_FIELDS.get(event) if isinstance(event, str) else None
-    if required is None:
+    if not isinstance(event, str) or event not in EVENT_FIELDS:
         raise ValueError(f"unknown event {event!r}")
+    required = EVENT_FIELDS[event]
     t = data.get("t")
     if not isinstance(t, (int, float)) or isinstance(t, bool):
         raise ValueError("'t' is not a number")

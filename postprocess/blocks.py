@@ -76,6 +76,7 @@ class Lexer:
         while i < n:
             if self.quote:
                 m = _STRING_END[self.quote].match(text, i)
+                assert m is not None  # every pattern also matches the empty string
                 # an open triple-quoted string runs to the end (a trailing lone backslash too)
                 j = m.end() if m.group(1) or len(self.quote) == 1 else n
                 nl = text.find("\n", i, j)
@@ -133,7 +134,9 @@ def _body_of(body: str) -> str:
     """What a block opened by the logical line starting with ``body`` is the body of:
     ``"def NAME"``, ``"class NAME"``, ``"loop"`` or ``"block"``."""
     m = _WORD.match(body)
-    kind = _BODY.get(m.group(1), "block") if m else "block"
+    if m is None:
+        return "block"
+    kind = _BODY.get(m.group(1), "block")
     return f"{kind} {m.group(2)}" if kind in ("def", "class") and m.group(2) else kind
 
 

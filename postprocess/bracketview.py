@@ -54,8 +54,9 @@ def lex(text: str) -> Lexed:
             brackets.append((m.start(), m.group(1)))
         else:
             last = m
-    reaches = last is not None and (last.end() == len(text) or (last.end() == len(text) - 1 and text.endswith("\\")))
-    return Lexed(tuple(brackets), last.start() if reaches else len(text))
+    if last is not None and (last.end() == len(text) or (last.end() == len(text) - 1 and text.endswith("\\"))):
+        return Lexed(tuple(brackets), last.start())
+    return Lexed(tuple(brackets), len(text))
 
 
 def open_after(brackets: tuple[tuple[int, str], ...] | list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -185,7 +185,11 @@ def fits_no_worse(cut: str, text: str, ctx: HoleContext) -> bool:
     """Whether the file parses no worse with ``cut`` in the hole than with ``text``. Without a
     grammar the answer is no: a step that cannot check a cut does not make it."""
     shorter = errors(cut, ctx)
-    return shorter is not None and shorter <= errors(text, ctx)
+    if shorter is None:
+        return False
+    longer = errors(text, ctx)
+    assert longer is not None  # the same language as ``cut``, so a grammar too
+    return shorter <= longer
 
 
 def fits_better(cut: str, text: str, ctx: HoleContext) -> bool:

@@ -42,7 +42,7 @@ _JAVA_WORDS = frozenset(
     "package permits private protected public record return sealed short static strictfp super switch "
     "synchronized this throw throws transient try var void volatile when while yield".split()
 )  # module-info's words (requires, uses, with, to...) left out: no candidate line is a module directive
-_KEYWORDS = {"python": frozenset(keyword.kwlist + keyword.softkwlist), "java": _JAVA_WORDS}
+_KEYWORDS = {"python": frozenset([*keyword.kwlist, *keyword.softkwlist]), "java": _JAVA_WORDS}
 _TOKEN = re.compile(r"(?:[^\W\d]|\$)[\w$]*|\d[\w.]*|\S")  # a name, a number, or one sign
 
 # The tokens that can hide brackets, and the multi-line literals and comments a hole can start in

@@ -1,7 +1,8 @@
-"""The tree-sitter grammars, loaded once: one place to get a language or a parser.
+"""The tree-sitter grammars, loaded once: the one place every package (post-processing, marking,
+test selection, the bridge's context) gets a language, a parser or a compiled query from.
 
 Parsers are per thread (a ``tree_sitter.Parser`` must not parse in two threads at once); the
-languages are shared. Post-processing steps use it to ask the question a regular expression
+languages and queries are shared. Post-processing steps use it to ask the question a regular expression
 cannot answer: does this text parse as code *in its place* (prefix + text + suffix)?
 """
 
@@ -12,7 +13,7 @@ from functools import cache
 
 import tree_sitter_java
 import tree_sitter_python
-from tree_sitter import Language, Parser, Tree
+from tree_sitter import Language, Parser, Query, Tree
 
 _GRAMMARS = {"python": tree_sitter_python.language, "java": tree_sitter_java.language}
 _LOCAL = threading.local()
@@ -24,6 +25,12 @@ LANGUAGES = tuple(_GRAMMARS)
 def language(name: str) -> Language:
     """The tree-sitter language ``name`` (``python`` or ``java``); KeyError for others."""
     return Language(_GRAMMARS[name]())
+
+
+@cache
+def query(name: str, pattern: str) -> Query:
+    """The query ``pattern`` compiled for the language ``name`` (once per pattern)."""
+    return Query(language(name), pattern)
 
 
 def parser(name: str) -> Parser:

@@ -1,5 +1,5 @@
 """``python -m replay`` is the ``simpilot`` command."""
 
-from .cli import main
+from replay.cli import main
 
 main()

@@ -3,45 +3,36 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Collection
-from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from postprocess import PRESETS
+from replay import __version__
+from replay.core.errors import SimpilotError
+from replay.core.manifest import open_repository
+from replay.core.records import Kind, Task
+from replay.execution.sandbox import Sandbox
+from replay.reports.html_report import render_html
+from replay.reports.report import build_report, render, render_summary, to_json
+from replay.run.client import bridge_command
+from replay.run.demo import run_demo
+from replay.run.driver import load_tasks, run_replay
+from replay.run.models_config import resolve_model
+from replay.run.progress import err, progress
+from replay.run.recording import record as record_answers
+from replay.run.trace_replay import render as render_trace, replay_trace
+from replay.store import Store
+from replay.validation.gate import NO_TESTS
+from replay.validation.mark import mark_into
 
-from . import __version__
-from .client import bridge_command
-from .errors import SimpilotError
-from .execution.evaluate import Evaluator
-from .execution.sandbox import Sandbox
-from .execution.shared import SharingEvaluator
-from .manifest import RepoCatalog, open_repository, project_root
-from .models_config import resolve_model
-from .pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
-from .recordings import read_recordings, record as record_answers
-from .records import Kind, Task
-from .html_report import render_html
-from .locations import catalog_for, remember
-from .run_config import redact_model_name, run_config
-from .report import build_report, render, render_summary, to_json
-from .scenarios import read_tasks, write_tasks
-from .session import run_session
-from .store import Store
-from .trace_replay import render as render_trace, replay_trace
-from .validate import NO_TESTS, mark_validated
-
-err = Console(stderr=True, soft_wrap=True)
 out = Console()
 
 
@@ -63,22 +54,6 @@ class PresetType(click.ParamType):
         if value not in PRESETS:
             self.fail(f"{value!r} is not a preset (choose from {', '.join(PRESETS)})", param, ctx)
         return value
-
-
-def _progress_bar() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("[dim]left[/]"), TimeRemainingColumn(), console=err, transient=False)
-
-
-@contextmanager
-def _progress(description: str, bar: Progress | None = None):
-    """A progress row for ``description``: on ``bar`` when a caller already shows one (rich shows
-    one live display at a time), else on a bar of its own."""
-    if bar is not None:
-        yield bar, bar.add_task(description, total=None)
-        return
-    with _progress_bar() as own:
-        yield own, own.add_task(description, total=None)
 
 
 def _jobs_default() -> int:
@@ -143,16 +118,12 @@ def mark(
         if languages and manifest.language not in languages:
             err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
             continue
-        with Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite) as evaluator, _progress(f"validating {manifest.name}") as (bar, tid):
-            marked, report = mark_validated(
-                manifest, evaluator, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs, max_per_file=max_per_file,
-                progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid),
-            )
-        target = out / f"{manifest.name}.jsonl"
-        if report.kept:
-            write_tasks(target, report.kept)
-            remember(out, manifest.name, location)
-        else:  # an empty scenario file would only fail later, at replay; an existing one stays as it was
+        with progress(f"validating {manifest.name}") as (bar, tid):
+            done = mark_into(out, manifest, location, sandbox, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs,
+                             max_per_file=max_per_file, full_suite=full_suite,
+                             progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid))
+        marked, report, target = done.marked, done.report, done.target
+        if not done.written:  # nothing written; an existing scenario file stays as it was
             empty.append(_nothing_kept(manifest, marked, report.dropped, target))
         kinds_count = Counter(t.kind.value for t in report.kept)
         err.print(
@@ -201,9 +172,9 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
     """Count the tasks in SCENARIOS by language: kinds, constructs and the eight categories."""
     from rich.table import Table
 
-    from .marking.labels import LABELS
+    from replay.marking.labels import LABELS
 
-    loaded = _load_tasks(scenarios)
+    loaded = load_tasks(scenarios)
     languages = sorted({t.language for t in loaded})
     table = Table(title=f"{len(loaded)} tasks in {len(scenarios)} scenario file(s)", title_justify="left")
     table.add_column("", justify="left")
@@ -226,86 +197,6 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
 
 
 # -- replay -----------------------------------------------------------------------------------
-
-
-def _load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
-    tasks: list[Task] = []
-    seen: set[str] = set()
-    for path in scenarios:
-        for task in read_tasks(path):
-            if task.id in seen:
-                raise SimpilotError(f"{path}: task {task.id} appears twice in the scenario files given")
-            seen.add(task.id)
-            tasks.append(task)
-    if not tasks:
-        raise SimpilotError("the scenario files hold no tasks")
-    return tasks
-
-
-def run_replay(
-    ctx: Context, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
-    jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
-    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
-    only: Collection[str] | None = None, executor: str = "local", address: str | None = None, catalog: RepoCatalog | None = None,
-    evaluator: Evaluator | None = None, bar: Progress | None = None, on_advance: Callable[[], None] = lambda: None,
-) -> str:
-    """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
-    outcomes; with ``session`` the answers are asked as a developer typing down each file would
-    get them (``session.py``) before they are judged as usual."""
-    tasks = _load_tasks(scenarios)
-    if only is not None:
-        tasks = [t for t in tasks if t.id in only]
-    catalog = catalog or catalog_for(scenarios, repo_paths)
-    check_sources(tasks, catalog)
-    spec = resolve_model(model, models_file, list(scenarios))
-    sandbox = Sandbox.create(unsafe_no_sandbox)
-    run_id = run_id or f"{redact_model_name(model).replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    command = server_command or tuple(bridge_command())
-    config = run_config(spec, {p: PRESETS[p] for p in presets}, sandboxed=sandbox.enabled, limits=sandbox.limits, full_suite=full_suite,
-                        server_command=None if command == tuple(bridge_command()) else command, session=session)
-    settings = ReplaySettings(
-        run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
-        server_command=command, jobs=jobs, concurrency=int(spec.get("concurrency", 4)), resume=resume,
-        log=ctx.db.parent / f"{run_id}.bridge.log", executor=executor, address=address, config=config,
-    )
-    own_store = store is None
-    store = store or ctx.store()
-    try:
-        how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
-        open_run(store, settings, tasks, how)
-        store.add_presets(run_id, {p: PRESETS[p] for p in presets})
-        if session:
-            _ask_as_a_session(store, settings, tasks, catalog)
-        with ExitStack() as stack:
-            if evaluator is None:
-                evaluator = stack.enter_context(Evaluator(catalog, sandbox, jobs, full_suite=full_suite))
-            shown, tid = stack.enter_context(_progress(f"{run_id}", bar))
-            shown.update(tid, total=len(tasks) * len(presets))
-
-            def advance() -> None:
-                shown.advance(tid)
-                on_advance()
-
-            asyncio.run(replay_run(store, evaluator, tasks, settings, advance))
-        errors = [c for c in store.completions(run_id).values() if not c.ok]
-        if errors:
-            err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
-            err.print(f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]")
-    finally:
-        if own_store:
-            store.close()
-    return run_id
-
-
-def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task], catalog: RepoCatalog) -> None:
-    """Ask every task not yet answered as part of a typing session over its file; the normal
-    replay then finds the answers stored and only judges them."""
-    answered = {task_id for task_id, c in store.completions(settings.run_id).items() if c.ok}
-    roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
-    init_options = {"model": settings.model_spec, "postprocess": None}
-    err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
-    asyncio.run(run_session(settings.server_command, init_options, tasks, roots, log=settings.log, skip=answered,
-                            concurrency=settings.concurrency, on_completion=lambda c: store.add_completion(settings.run_id, c)))
 
 
 @cli.command()
@@ -355,7 +246,7 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
     if resume:
         _check_resumable(ctx, run_id)
     run_id = run_replay(
-        ctx, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
+        ctx.db, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
         repo_paths=repo_paths, models_file=models_file, server_command=command,
         unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session, executor=executor, address=address,
     )
@@ -420,17 +311,18 @@ def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: 
            bootstrap: int, seed: int, pairs: tuple[tuple[str, str], ...]) -> None:
     """Pass rates with 95% intervals by stratum, error taxonomy, similarity and comparisons for
     RUNS [default: the latest run]. Text on stdout unless a file output is asked for."""
-    from .report import write_csv
-    from .strata import IntervalMethod
+    from replay.reports.report import write_csv
+    from replay.reports.strata import IntervalMethod
 
     if not ctx.db.exists():
         raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' or 'simpilot demo' first")
-    series_pairs = []
+    series_pairs: list[tuple[tuple[str, str], tuple[str, str]]] = []
     for pair in pairs:
-        parsed = tuple(tuple(side.rsplit(":", 1)) for side in pair)
+        parsed = [side.rsplit(":", 1) for side in pair]
         if any(len(side) != 2 for side in parsed):
             raise click.BadParameter(f"give each side as RUN:PRESET, not {' '.join(pair)!r}", param_hint="--compare")
-        series_pairs.append(parsed)
+        (run1, preset1), (run2, preset2) = parsed
+        series_pairs.append(((run1, preset1), (run2, preset2)))
     store = ctx.store()
     known = store.runs()
     if not known:
@@ -474,34 +366,9 @@ def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: 
 def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, verbose: bool) -> None:
     """Replay the bundled scenarios with the oracle and the empty model, and a real model's
     recorded answers (scenarios/recordings/), then report."""
-    scenario_dir = project_root() / "scenarios"
-    scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
-    if not scenarios:
-        raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
-    count = sum(1 for s in scenarios for _ in read_tasks(s))
-    runs: list[tuple[str, str, tuple[str, ...], set[str] | None]] = [
-        ("demo-oracle", "oracle", ("simcopilot",), None), ("demo-empty", "empty", ("simcopilot",), None)]
-    for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
-        # a real model's recorded answers: raw and post-processed, on the tasks it was asked
-        recorded = {a.task_id for a in read_recordings(folder)}
-        if recorded:
-            runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded))
-    total = sum((count if only is None else len(only)) * len(presets) for _, _, presets, only in runs)
-    err.print(f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
-              f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)")
-    catalog = catalog_for(scenarios)
+    ids = run_demo(ctx.db, jobs=jobs, full_suite=full_suite, unsafe_no_sandbox=unsafe_no_sandbox)
     store = ctx.store()
-    ids = []
     try:
-        # one evaluator for the three runs: warm test servers are started once, and a text that
-        # lands in the same hole in two runs (an empty answer, say) is tested once
-        with SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, _progress_bar() as bar:
-            overall = bar.add_task("[bold]demo[/]", total=total)
-            for run_id, model, presets, only in runs:
-                store.delete_run(run_id)
-                ids.append(run_replay(ctx, scenarios, model, presets, run_id=run_id, resume=False, jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox,
-                                      store=store, full_suite=full_suite, only=only, catalog=catalog, evaluator=evaluator, bar=bar,
-                                      on_advance=lambda: bar.advance(overall)))
         built = build_report(store, ids)
         if verbose:
             render(built, out)
@@ -533,38 +400,10 @@ def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo
     """Compare post-processing presets on RUN's stored raw answers (the model is not asked
     again): pass rates, paired differences with exact McNemar p-values, and what each step fixed
     and broke. Outcomes for new presets are judged by the tests and stored in RUN."""
-    from .compare import judge, render as render_comparison, summarise, variants
+    from replay.run.compare import compare_run, render as render_comparison
 
-    presets = presets or ("none", "simcopilot", "syntax", "ide")
-    if not ctx.db.exists():
-        raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' first")
-    store = ctx.store()
-    try:
-        run = store.run(run_id)
-        if run is None:
-            known = ", ".join(r.run_id for r in store.runs()[-8:]) or "none"
-            raise SimpilotError(f"no run {run_id!r} in {ctx.db} (runs: {known})")
-        tasks = store.tasks(run_id)
-        if not store.completions(run_id):
-            raise SimpilotError(f"run {run_id!r} holds no answers yet: finish it with 'simpilot replay … --run {run_id} --resume'")
-        wanted = variants(presets)
-        recorded = store.presets(run_id)
-        clash = [v.name for v in wanted if v.name in recorded and recorded[v.name] != v.steps]
-        if clash:
-            raise SimpilotError(f"run {run_id!r} holds outcomes for {clash[0]!r} made with other steps "
-                                f"({', '.join(recorded[clash[0]])}): name your preset differently")
-        catalog = catalog_for([Path(s) for s in run.scenarios if Path(s).is_file()], repo_paths)
-        check_sources(tasks, catalog)
-        store.add_presets(run_id, {v.name: v.steps for v in wanted})
-        full_suite = "full suite" in run.sandbox
-        with Evaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, \
-                _progress(f"compare {run_id}") as (bar, tid):
-            bar.update(tid, total=len(tasks) * len(wanted))
-            judge(store, run_id, evaluator, tasks, wanted, lambda: bar.advance(tid))
-        similarity = {key: m.indel_similarity for key, m in store.metrics(run_id).items()}
-        comparison = summarise(run_id, run.model, [t.id for t in tasks], presets, store.outcomes(run_id), similarity)
-    finally:
-        store.close()
+    comparison = compare_run(ctx.db, run_id, presets or ("none", "simcopilot", "syntax", "ide"), jobs=jobs, repo_paths=repo_paths,
+                             unsafe_no_sandbox=unsafe_no_sandbox)
     if as_json:
         click.echo(json.dumps(comparison.to_json(), indent=2))
     else:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from replay import environment
-from replay.environment import cache_key, dependency_files, source_roots
-from replay.errors import SimpilotError
+from replay.core import environment
+from replay.core.environment import cache_key, dependency_files, source_roots
+from replay.core.errors import SimpilotError
 from replay.execution.evaluate import Evaluator
 from replay.execution.proof import shortfall
 from replay.execution.sandbox import Sandbox, needed_paths
-from replay.manifest import EnvironmentConfig, RepoCatalog, load_manifest
-from replay.validate import check_baseline
+from replay.core.manifest import EnvironmentConfig, RepoCatalog, load_manifest
+from replay.validation.gate import check_baseline
 
 HEADER = '[repository]\nname = "mylib"\nsources = ["src/mylib"]\ntests = ["tests"]\n'
 COMMAND = 'test_command = ["{python}", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]\nenv = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }\n'

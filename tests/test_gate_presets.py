@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from postprocess.presets import PRESETS, STEPS
-from replay.manifest import project_root
-from replay.validate import preset_alterations
+from replay.core.manifest import project_root
+from replay.validation.gate import preset_alterations
 
 from .conftest import bundled_tasks
 

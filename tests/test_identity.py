@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from postprocess import PRESETS, run_preset
-from replay.manifest import project_root
-from replay.scenarios import hole_context
+from replay.core.manifest import project_root
+from replay.core.scenarios import hole_context
 
 from .conftest import bundled_tasks
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from replay.execution.proof import Proof, shortfall
-from replay.manifest import load_manifest
-from replay.records import Kind, Position, Span, Task
-from replay.selection import is_method_id, reaching_methods
-from replay.validate import PROBE_MESSAGE, probe_texts
+from replay.core.manifest import load_manifest
+from replay.core.records import Kind, Position, Span, Task
+from replay.validation.selection import is_method_id, reaching_methods
+from replay.validation.gate import PROBE_MESSAGE, probe_texts
 from tests.conftest import DATA
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from lsp_bridge.local_model import BadRequest, GenerationParams, cut_at_stop, parse_messages, parse_params, parse_prompt
+from lsp_bridge.serving.local_model import BadRequest, GenerationParams, cut_at_stop, parse_messages, parse_params, parse_prompt
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
 
@@ -84,7 +84,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("local_model") / "server.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "lsp_bridge.local_model", "--port", "0", "--threads", "2"],
+            [sys.executable, "-m", "lsp_bridge.serving.local_model", "--port", "0", "--threads", "2"],
             stdout=subprocess.PIPE, stderr=sink, text=True,
         )
     try:

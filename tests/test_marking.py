@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replay.manifest import open_repository
+from replay.core.manifest import open_repository
 from replay.marking import mark_repository
 from replay.marking.python import PythonMarker, parser
-from replay.records import Kind
+from replay.core.records import Kind
 
 SOURCE = b'''import math
 
@@ -104,7 +104,7 @@ def test_test_files_inside_sources_are_never_marked(tiny_repo: Path) -> None:
 
 
 def test_positions_count_utf16_units() -> None:
-    from replay.textpos import position_at
+    from replay.core.textpos import position_at
 
     text = "x = '🙂'; y = 1\nz"
     assert position_at(text, text.index("y")).character == text.index("y") + 1  # the emoji is 2 units
@@ -113,7 +113,7 @@ def test_positions_count_utf16_units() -> None:
 
 def test_worker_processes_give_the_same_tasks(tmp_path) -> None:
     """Large repositories are marked on forked workers; the result must not depend on it."""
-    from replay.manifest import load_manifest, project_root
+    from replay.core.manifest import load_manifest, project_root
     from replay.marking import PARALLEL_MIN_LINES, mark_repository
 
     sources = [p for p in sorted((project_root() / "repos").glob("*/*/*.py")) if "tests" not in p.parts]

@@ -1,10 +1,10 @@
-"""Similarity metrics against values worked out by hand (replay/metrics.py)."""
+"""Similarity metrics against values worked out by hand (replay/core/metrics.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from replay.metrics import (
+from replay.core.metrics import (
     exact_match,
     first_line_match,
     identifier_match,

@@ -10,7 +10,7 @@ import pytest
 
 from postprocess import HoleContext, run_preset
 from postprocess.noise import TYPES, applicable, assign, corrupt
-from replay.recovery import measure
+from replay.reports.recovery import measure
 
 from .conftest import bundled_tasks
 
@@ -88,8 +88,8 @@ def test_java_bracket_corruptions() -> None:
 
 
 def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
-    from replay.errors import SimpilotError
-    from replay.models_config import resolve_model
+    from replay.core.errors import SimpilotError
+    from replay.run.models_config import resolve_model
 
     scenario = tmp_path / "s.jsonl"
     scenario.write_text("", encoding="utf-8")
@@ -102,8 +102,8 @@ def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
 @pytest.fixture(scope="module")
 def contexts():
     """Every bundled task with the editor's view of its hole."""
-    from replay.manifest import project_root
-    from replay.scenarios import hole_context
+    from replay.core.manifest import project_root
+    from replay.core.scenarios import hole_context
 
     base = project_root() / "repos"
     files: dict[tuple[str, str], bytes] = {}
@@ -162,7 +162,7 @@ def test_the_forced_variants_change_what_every_draw_left_unchanged() -> None:
 
 def test_measure_does_not_count_an_unchanged_corruption(monkeypatch) -> None:
     from postprocess.noise import Noisy
-    from replay import recovery
+    from replay.reports import recovery
 
     monkeypatch.setattr(recovery, "corrupt", lambda kind, truth, ctx, seed, task_id: Noisy(kind, "unchanged", truth))
     measured = recovery.measure(TASKS[:20], ("none",), seed=0)
@@ -175,8 +175,8 @@ def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys) -> Non
     import sys
 
     from postprocess.noise import Noisy
-    from replay import recovery
-    from replay.manifest import project_root
+    from replay.reports import recovery
+    from replay.core.manifest import project_root
 
     spec = importlib.util.spec_from_file_location("noisy_recovery_benchmark", project_root() / "benchmarks" / "noisy_recovery.py")
     benchmark = importlib.util.module_from_spec(spec)

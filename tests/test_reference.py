@@ -14,8 +14,8 @@ import pytest
 from replay.execution.evaluate import Evaluator
 from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
-from replay.manifest import RepoCatalog, open_repository
-from replay.records import Kind, Position, Span, Task
+from replay.core.manifest import RepoCatalog, open_repository
+from replay.core.records import Kind, Position, Span, Task
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
 

@@ -25,8 +25,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from replay.cli import cli as main
-from replay.records import Completion
-from replay.stats import mcnemar_exact, wilson
+from replay.core.records import Completion
+from replay.reports.stats import mcnemar_exact, wilson
 from tests.conftest import DATA, tiny_scenario
 
 HOSTILE = '</pre></details><script>document.title="pwned"</script><img src=x onerror="document.title=\'pwned2\'"> " onmouseover="x'
@@ -43,7 +43,7 @@ def cli(*args: str) -> Result:
 
 def replayed_store(base: Path) -> Path:
     """A results database with three real runs over a tiny repository (see the module docstring)."""
-    from replay.recordings import answer_for, write_recording_file
+    from replay.core.recordings import answer_for, write_recording_file
 
     repo = base / "tinyrepo"
     shutil.copytree(DATA / "tinyrepo", repo, ignore=shutil.ignore_patterns("__pycache__"))

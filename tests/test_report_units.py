@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from replay.comparison import Series, compare
-from replay.metrics import similarity
-from replay.records import Kind, Outcome, Position, Span, Status, Task
-from replay.stats import mcnemar_exact
+from replay.reports.comparison import Series, compare
+from replay.core.metrics import similarity
+from replay.core.records import Kind, Outcome, Position, Span, Status, Task
+from replay.reports.stats import mcnemar_exact
 from replay.store import METRIC_COLUMNS, RunInfo, Store
-from replay.strata import cutoffs
-from replay.taxonomy import CLASSES, taxonomy, undefined_source
+from replay.reports.strata import cutoffs
+from replay.reports.taxonomy import CLASSES, taxonomy, undefined_source
 
 
 def task(i: int, repo: str = "r", truth: str = "total += x") -> Task:
@@ -102,7 +102,7 @@ def test_new_outcomes_are_stored_with_their_metrics(tmp_path: Path) -> None:
 
 
 def test_prompt_excerpt_marks_the_cursor_and_hides_what_a_completion_cannot_see() -> None:
-    from replay.report import CURSOR_MARK, prompt_excerpt
+    from replay.reports.report import CURSOR_MARK, prompt_excerpt
 
     original = "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n".encode()
     start = original.index(b"total += x")

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from replay.errors import SimpilotError
+from replay.core.errors import SimpilotError
 from replay.execution.sandbox import Limits
-from replay.pipeline import ReplaySettings, open_run
-from replay.run_config import (
+from replay.run.pipeline import ReplaySettings, open_run
+from replay.run.run_config import (
     LEGACY_VERDICT, VERDICT, config_hash, differences, legacy_config, model_settings, redact_model_name, redact_url, run_config,
 )
-from replay.scenarios import file_digest, legacy_file_digest
+from replay.core.scenarios import file_digest, legacy_file_digest
 from replay.store import Store
 
 CHAT = {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen"}

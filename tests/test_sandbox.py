@@ -83,7 +83,7 @@ def _cmdline(pid: str) -> str:
 
 
 def test_missing_bubblewrap_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay.errors import SimpilotError
+    from replay.core.errors import SimpilotError
 
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(SimpilotError, match="--unsafe-no-sandbox"):

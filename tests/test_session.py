@@ -15,12 +15,12 @@ import pytest
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from replay.client import BridgeClient
-from replay.manifest import open_repository
+from replay.run.client import BridgeClient
+from replay.core.manifest import open_repository
 from replay.marking import mark_repository
-from replay.records import Kind
-from replay.scenarios import document_text
-from replay.session import _SyncedDocument, hole_removal, hole_restoration, replay_session, session_order
+from replay.core.records import Kind
+from replay.core.scenarios import document_text
+from replay.run.session import _SyncedDocument, hole_removal, hole_restoration, replay_session, session_order
 from tests.conftest import tiny_scenario
 
 # A bridge whose "logged-oracle" model answers like the oracle and appends each request's

@@ -1,10 +1,10 @@
-"""Strata, cut-offs and intervals (replay/strata.py) on hand-made tasks with known answers."""
+"""Strata, cut-offs and intervals (replay/reports/strata.py) on hand-made tasks with known answers."""
 
 from __future__ import annotations
 
-from replay.records import Kind, Position, Span, Task
-from replay.stats import wilson
-from replay.strata import (
+from replay.core.records import Kind, Position, Span, Task
+from replay.reports.stats import wilson
+from replay.reports.strata import (
     Cutoffs,
     IntervalMethod,
     bootstrap_interval,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from replay.execution.sandbox import Sandbox
 from replay.execution.workcopy import WorkCopy
-from replay.manifest import open_repository
+from replay.core.manifest import open_repository
 
 TAMPER = """
 import os

@@ -28,9 +28,7 @@ class LlamaCppInfillModel(RemoteModel):
         body: dict[str, Any] = {"input_prefix": ctx.prefix, "input_suffix": ctx.suffix}
         if ctx.files:
             body["input_extra"] = [{"filename": path, "text": text} for path, text in ctx.files]
-        body |= {"n_predict": s.max_tokens, "temperature": s.temperature, "stream": False}
-        if stops := s.stops():
-            body["stop"] = list(stops)
+        body |= {"n_predict": s.max_tokens, "temperature": s.temperature, "stream": False, **self.stop_field()}
         return Prepared(self.path, body, ctx.files_text() + ctx.prefix)
 
     def answer(self, data: Any) -> str:

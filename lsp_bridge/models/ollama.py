@@ -25,16 +25,11 @@ class OllamaModel(RemoteModel):
     expected = "an Ollama server's root URL (POST /api/generate)"
 
     def build(self, request: CompletionRequest) -> Prepared:
-        ctx = self.context(request)
         s = self.settings
-        body: dict[str, Any] = {"model": s.model}
+        body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
         if self.mode == "fim":
-            body |= {"prompt": self.fim_text(ctx), "raw": True}
-        else:
-            body |= {"prompt": ctx.full_prefix(), "suffix": ctx.suffix}
-        options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens}
-        if stops := s.stops():
-            options["stop"] = list(stops)
+            body["raw"] = True  # the prompt is already in the family's template
+        options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens, **self.stop_field()}
         body |= {"options": options, "stream": False}
         return Prepared(self.path, body, body["prompt"])
 

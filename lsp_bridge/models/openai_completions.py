@@ -26,17 +26,9 @@ class OpenAICompletionsModel(RemoteModel):
     expected = "an OpenAI-compatible API ending in /v1 (POST /completions)"
 
     def build(self, request: CompletionRequest) -> Prepared:
-        ctx = self.context(request)
         s = self.settings
-        body: dict[str, Any] = {"model": s.model}
-        if self.mode == "fim":
-            body["prompt"] = self.fim_text(ctx)
-        else:
-            body["prompt"] = ctx.full_prefix()
-            body["suffix"] = ctx.suffix
-        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, "stream": False}
-        if stops := s.stops():
-            body["stop"] = list(stops)
+        body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
+        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, "stream": False, **self.stop_field()}
         return Prepared(self.path, body, body["prompt"])
 
     def answer(self, data: Any) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from replay.records import Task
-from replay.scenarios import document_text, read_tasks
+from replay.core.records import Task
+from replay.core.scenarios import document_text, read_tasks
 
 from .base import CompletionRequest, ModelError
 from .task_lookup import PositionIndex, no_match

@@ -1,4 +1,4 @@
-"""``recorded``: answers with a model's raw outputs recorded earlier (``replay/recordings.py``).
+"""``recorded``: answers with a model's raw outputs recorded earlier (``replay/core/recordings.py``).
 
 A real model's answers, replayed without the model: the same messy text every time, so a run
 over them reproduces its outcomes bit for bit on any machine. Like the oracle it learns the task
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replay.errors import SimpilotError
-from replay.recordings import RecordedAnswer, read_recordings
+from replay.core.errors import SimpilotError
+from replay.core.recordings import RecordedAnswer, read_recordings, text_sha256
 
 from .base import CompletionRequest, ModelError
-from .task_lookup import PositionIndex, no_match, text_sha256
+from .task_lookup import PositionIndex, no_match
 
 
 class RecordedModel:
@@ -26,7 +26,7 @@ class RecordedModel:
         except SimpilotError as exc:
             raise ModelError(str(exc)) from None
         if not answers:
-            raise ModelError(f"the recording folder {folder} holds no answers: record some first (replay.recordings.record)")
+            raise ModelError(f"the recording folder {folder} holds no answers: record some first (replay.core.recordings.record)")
         self.name = f"recorded:{Path(folder).name}"
         self._answers: PositionIndex[RecordedAnswer] = PositionIndex()
         for answer in answers:

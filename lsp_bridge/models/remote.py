@@ -7,7 +7,9 @@ the completion. The raw-output cache (``cache.py``) sits between them: it keys o
 body, stores the prompt and the raw text, and parses a stored answer exactly as a fresh one.
 
 An adapter states its ``kind``, the endpoint ``path`` and the :meth:`build` / :meth:`answer`
-pair that speaks its wire format.
+pair that speaks its wire format; the FIM-style adapters share :meth:`RemoteModel.prompt_fields`
+(a ``fim`` or ``suffix`` mode prompt) and :meth:`RemoteModel.stop_field`, and keep only their
+body's own field names.
 """
 
 from __future__ import annotations
@@ -100,3 +102,18 @@ class RemoteModel(ABC):
         """The raw FIM prompt: the family's template around the window, other files first."""
         assert self.settings.fim_family is not None  # check_kind guarantees it for mode "fim"
         return fim_prompt(self.settings.fim_family, ctx.full_prefix(), ctx.suffix)
+
+    def prompt_fields(self, request: CompletionRequest) -> dict[str, Any]:
+        """The prompt of a ``fim`` or ``suffix`` mode body. ``fim``: ``prompt`` alone, the raw FIM
+        prompt (:meth:`fim_text`). ``suffix``: the prefix as ``prompt`` and the code after the
+        cursor as ``suffix``, for the server to put in the model's template."""
+        ctx = self.context(request)
+        if self.mode == "fim":
+            return {"prompt": self.fim_text(ctx)}
+        return {"prompt": ctx.full_prefix(), "suffix": ctx.suffix}
+
+    def stop_field(self) -> dict[str, Any]:
+        """``{"stop": [...]}`` with the stop sequences to send (see ``EndpointSettings.stops``),
+        or nothing when there are none."""
+        stops = self.settings.stops()
+        return {"stop": list(stops)} if stops else {}

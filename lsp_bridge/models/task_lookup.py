@@ -11,7 +11,6 @@ stored hash), so one index serves both.
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Generic, TypeVar
@@ -19,12 +18,6 @@ from typing import Generic, TypeVar
 from .base import CompletionRequest, ModelError
 
 T = TypeVar("T")
-
-
-def text_sha256(text: str) -> str:
-    """SHA-256 of a document's text as UTF-8: how a stored answer names the document it was
-    given for, independent of where the repository is checked out."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def same_path(request_path: str, task_path: str) -> bool:

@@ -49,7 +49,7 @@ def _walk(v: View) -> _Walk:
     closes (zero after a correct infill answer)."""
     stack = [(-1, ch) for ch in v.prefix_open]
     need = len(v.suffix_closes or "")
-    dips = []
+    dips: list[tuple[int, list[tuple[int, str]]]] = []
     for offset, ch in v.answer:
         if ch in OPENERS:
             stack.append((offset, ch))

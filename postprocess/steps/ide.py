@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..context import HoleContext
-from ..fits import cursor_in_code, fits_better, fits_no_worse, left_open
+from ..fits import cursor_in_code, fits_better, fits_no_worse
 from ..javascan import OPENERS, code_brackets
 from ..pyscan import scan
 from .regenerated import lines_match
@@ -179,6 +179,7 @@ def limit_scope(text: str, ctx: HoleContext) -> str:
         return text
     if not ctx.infill:
         return _completion_scope_end(text, ctx)
+    exits: list[tuple[int | None, int]]
     if ctx.language == "python":
         lines = text.split("\n")
         exits = [(k, sum(len(line) + 1 for line in lines[:k])) for k in _python_exits(text, ctx)]

@@ -33,7 +33,9 @@ def strip_noncode(text: str, ctx: HoleContext) -> str:
     """The answer without its reasoning, fences and prose edges; exactly the answer if it has none."""
     text = _line_endings(text, ctx)
     while text.lstrip().startswith("<think>"):
-        text = text[_THINK.match(text).end() :]
+        m = _THINK.match(text)
+        assert m is not None  # the text starts with ``<think>`` after blanks
+        text = text[m.end() :]
     lines = _unfence(text.split("\n"), ctx.language)
     return "\n".join(_trim_prose_edges(lines, ctx))
 

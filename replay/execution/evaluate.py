@@ -17,14 +17,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
-from ..records import Status, Task
-from . import java_runner
-from .proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
-from .python_checks import compile_status, may_read_names, undefined_names
-from .sandbox import ProcessResult, Sandbox
-from .warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
-from .workcopy import COPY_PREFIX, WorkCopy
+from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
+from replay.core.records import Status, Task
+from replay.execution import java_runner
+from replay.execution.proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
+from replay.execution.python_checks import compile_status, may_read_names, undefined_names
+from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
+from replay.execution.workcopy import COPY_PREFIX, WorkCopy
 
 REPORTS_ENV = "SIMPILOT_REPORTS"  # where a junit_xml test command writes its reports
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)

@@ -27,10 +27,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SimpilotError
-from ..manifest import Manifest
-from ..paths import cache_root
-from ..records import Status
+from replay.core.errors import SimpilotError
+from replay.core.manifest import Manifest
+from replay.core.paths import cache_root
+from replay.core.records import Status
 
 CLASSES = ".simpilot/classes"
 RUNNER_SOURCE = Path(__file__).with_name("java") / "SimpilotJUnit.java"

@@ -17,7 +17,8 @@ process group, and after every run any process it left behind in the sandbox is 
 (``--sandboxed``: only inside the sandbox's own PID namespace).
 
 This file runs in the tests' interpreter inside the sandbox, as a script: it imports nothing of
-simpilot.
+simpilot's packages, only its sibling module ``proctree`` (standard library only), found in this
+script's folder, which is ``sys.path[0]``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ import time
 import traceback
 
 import pytest
+
+import proctree
+
+# Known by that name only to this script: a test's ``import proctree`` finds the repository's own.
+del sys.modules["proctree"]
 
 TAIL_BYTES = 4000
 # The sandbox's private /tmp; without a sandbox, a folder of this server's own (not the copy)
@@ -140,16 +146,9 @@ def _kill_strays() -> None:
     a daemon behind, even in a process group of its own), until none is left: a fork bomb forks
     faster than one pass over ``/proc`` kills. Where the only ancestor is the namespace's init,
     ``kill(-1)`` reaches all the others at once, which a forking process cannot outrun."""
-    keep, pid = set(), os.getpid()
-    while pid > 0 and pid not in keep:
-        keep.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
+    keep = proctree.ancestors(os.getpid())
     for _ in range(200):
-        strays = _living(keep)
+        strays = proctree.living(keep)  # zombies left out: they are dead already
         if not strays:
             break
         if keep <= {1, os.getpid()}:
@@ -157,29 +156,10 @@ def _kill_strays() -> None:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        for stray in strays:
-            try:
-                os.kill(stray, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        proctree.kill(strays)
         _reap()
         time.sleep(0.005)
     _reap()
-
-
-def _living(keep: set[int]) -> list[int]:
-    """The processes of the sandbox not in ``keep`` that are not already dead (zombies)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) not in keep:
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    state = f.read().rsplit(")", 1)[1].split()[0]
-            except (OSError, IndexError):
-                continue
-            if state not in ("Z", "X"):
-                found.append(int(entry))
-    return found
 
 
 def _reap() -> None:

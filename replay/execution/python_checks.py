@@ -15,7 +15,7 @@ import re
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
-from ..records import Status
+from replay.core.records import Status
 
 _BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__loader__", "__package__", "__path__", "__annotations__", "__dict__", "__class__"}
 

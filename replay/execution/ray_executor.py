@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..errors import SimpilotError
+from replay.core.errors import SimpilotError
 
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10.0
@@ -80,6 +80,7 @@ class RayExecutor:
                 if local:
                     ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
                 else:
+                    assert address is not None  # None is local
                     _check_reachable(address)
                     ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
             except (ConnectionError, RuntimeError, ValueError) as exc:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from ..records import Task
-from .evaluate import Evaluator
-from .sandbox import ProcessResult
+from replay.core.records import Task
+from replay.execution.evaluate import Evaluator
+from replay.execution.sandbox import ProcessResult
 
 Key = tuple[str, str]  # (repository, path)
 

@@ -10,7 +10,7 @@ Policy (this *is* a security boundary, unlike evalplus's guard):
 * the home folders (``$HOME``, ``/root``, ``/home``) are hidden behind empty read-only folders,
   so keys and tokens kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command
   itself needs from them (the interpreter, simpilot's code, the Java runner's cache, a
-  repository's test venv: :func:`allow_reading`) is bound back read-only;
+  repository's test venv: ``environment.allow_reading``) is bound back read-only;
 * ``prlimit`` caps CPU seconds, address space, file size and process count. The kernel does not
   apply the process cap to root, so when simpilot runs as root each sandbox also gets cgroups of
   its own (where the ``pids`` and ``memory`` controllers can be used): a fork bomb stops at
@@ -39,8 +39,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import SimpilotError
-from .proof import Channel, Proof
+from replay.core.environment import readable_folders
+from replay.core.errors import SimpilotError
+from replay.execution import proctree
+from replay.execution.proof import Channel, Proof
 
 TAIL_BYTES = 4000
 
@@ -117,8 +119,8 @@ class Sandbox:
         for folder in hidden:  # empty and read-only: a write there fails as it did before
             args += ["--remount-ro", folder]
         args += ["--bind", wd, wd]
-        for folder in writable:
-            args += ["--bind", str(folder), str(folder)]
+        for extra in writable:
+            args += ["--bind", str(extra), str(extra)]
         args += [
             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", wd,
@@ -206,10 +208,7 @@ class Sandbox:
 
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill everything ``proc`` started, even processes that outlived it or left its group."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    proctree.kill_group(proc.pid)
     proc.wait()
     with _LOCK:
         groups = _GROUPS.pop(proc.pid, None)
@@ -225,42 +224,6 @@ def exit_status(returncode: int, sandboxed: bool) -> int:
     return returncode
 
 
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pids: list[int]) -> float:
-    """CPU seconds used so far by the processes ``pids`` (all their threads); gone ones count 0."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / _TICK
-
-
-def descendants(pid: int) -> list[int]:
-    """Every living process below ``pid``, from the parent links in ``/proc`` (zombies left out)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] not in ("Z", "X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], list(children.get(pid, []))
-    while todo:
-        child = todo.pop()
-        found.append(child)
-        todo += children.get(child, [])
-    return found
-
-
 def hidden_folders() -> list[str]:
     """The home folders a sandbox replaces with empty ones (outermost only, existing only)."""
     found = sorted({os.path.realpath(p) for p in (os.path.expanduser("~"), "/root", "/home") if os.path.isdir(p)})
@@ -268,23 +231,12 @@ def hidden_folders() -> list[str]:
     return [p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)]
 
 
-_READABLE: tuple[str, ...] = ()  # more folders every sandbox shows read-only (allow_reading)
-
-
-def allow_reading(*paths: str) -> None:
-    """Show ``paths`` read-only in every sandbox from now on: a repository's test interpreter (its
-    venv, base installation and simpilot's plugin folder) may live in a hidden folder such as
-    ``~/.cache``, and must be readable wherever its tests run."""
-    global _READABLE
-    _READABLE = tuple(sorted({*_READABLE, *(p for p in paths if p)}))
-
-
 def needed_paths(command: list[str]) -> list[str]:
     """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's code,
-    user site-packages, the folders given to :func:`allow_reading`, and every absolute path on the
+    user site-packages, the folders given to ``environment.allow_reading``, and every absolute path on the
     command line (``-cp a.jar:b.jar`` and ``-XX:File=/x`` included; for the program itself, its
     installation: ``.../bin/java`` keeps ``...``, and a venv's ``.../bin/python`` keeps the venv)."""
-    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2]), *_READABLE}
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2]), *readable_folders()}
     user_site = site.getusersitepackages() if hasattr(site, "getusersitepackages") else None
     if isinstance(user_site, str):
         paths.add(user_site)
@@ -363,11 +315,7 @@ class _Cgroups:
                     break
                 if not pids:
                     break
-                for pid in pids:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except (ProcessLookupError, PermissionError):
-                        pass
+                proctree.kill(pids)
                 time.sleep(0.01)
             try:
                 folder.rmdir()

@@ -10,8 +10,8 @@ check runs its filler twice on a plain :class:`Evaluator`).
 
 from __future__ import annotations
 
-from ..records import Task
-from .evaluate import Evaluator, Verdict
+from replay.core.records import Task
+from replay.execution.evaluate import Evaluator, Verdict
 
 Key = tuple[str, str, str, float | None, float | None]
 

@@ -30,11 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..errors import SimpilotError
-from ..manifest import Manifest
-from .java_runner import toolchain
-from .proof import new_token, parse
-from .sandbox import TAIL_BYTES, ProcessResult, Sandbox, descendants, exit_status, kill_group, process_cpu
+from replay.core.errors import SimpilotError
+from replay.core.manifest import Manifest
+from replay.execution.java_runner import toolchain
+from replay.execution.proctree import descendants, process_cpu
+from replay.execution.proof import new_token, parse
+from replay.execution.sandbox import TAIL_BYTES, ProcessResult, Sandbox, exit_status, kill_group
 
 START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
 GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
@@ -119,8 +120,8 @@ class _Resident:
         (``report``) is kept as its proof: never an end record."""
         proc = self.proc
         self.close()  # waits for the process: its status is known from here on
-        died = proc is not None and proc.returncode is not None and not timed_out
-        code = exit_status(proc.returncode, self.sandbox.enabled) if died else -signal.SIGKILL
+        status = proc.returncode if proc is not None and not timed_out else None  # None: it did not die
+        code = exit_status(status, self.sandbox.enabled) if status is not None else -signal.SIGKILL
         why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) {DIED_MID_RUN}"
         return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), parse(report, token), busy=busy)
 

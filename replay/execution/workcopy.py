@@ -22,11 +22,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import SimpilotError
-from ..manifest import Manifest
-from .java_runner import CLASSES, toolchain
-from .sandbox import Sandbox
-from .warm import JUnitServer, PytestServer
+from replay.core.errors import SimpilotError
+from replay.core.manifest import Manifest
+from replay.execution.java_runner import CLASSES, toolchain
+from replay.execution.sandbox import Sandbox
+from replay.execution.warm import JUnitServer, PytestServer
 
 _IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "*.class")
 

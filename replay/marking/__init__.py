@@ -28,13 +28,15 @@ from typing import Any
 
 from tree_sitter import Node
 
-from ..manifest import Manifest
-from ..records import Kind, Span, Task
-from ..textpos import char_offset, position_at
-from .candidates import Candidate, select
-from .labels import Annotation, RepoIndex, annotate, scan_file
-from .java import JavaMarker, parser as java_parser
-from .python import PythonMarker, parser as python_parser
+from replay.core.manifest import Manifest
+from replay.core.records import Kind, Span, Task
+from replay.core.textpos import char_offset, position_at
+from replay.marking.candidates import Candidate, select
+from replay.marking.java import JavaMarker
+from replay.marking.java import parser as java_parser
+from replay.marking.labels import Annotation, RepoIndex, annotate, scan_file
+from replay.marking.python import PythonMarker
+from replay.marking.python import parser as python_parser
 
 MAX_FILE_BYTES = 1_000_000
 # Without --per-kind, a file gets one hole of each kind per this many lines (at least
@@ -244,7 +246,8 @@ def _mark_forked(shares: list[_Share], paths: list[str]) -> tuple[list[_Scan], d
     """Scans and tasks of all shares: the first is marked here, each other one on a forked
     process. A scan is pickled once, by the process that made it; this process forwards it."""
     context = multiprocessing.get_context("fork")
-    links, processes = [], []
+    links: list[Connection] = []
+    processes = []
     try:
         for share in shares[1:]:
             mine, theirs = context.Pipe()

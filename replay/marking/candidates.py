@@ -10,9 +10,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..records import Kind
+from replay.core.records import Kind
 
 
 class Candidate(NamedTuple):
@@ -25,6 +26,18 @@ class Candidate(NamedTuple):
     start_byte: int
     end_byte: int
     block: bool  # starts at a statement boundary (cursor after the indentation)
+
+
+_KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
+
+
+def in_document_order(found: Iterable[Candidate]) -> list[Candidate]:
+    """The candidates a marker's walk found, each hole once (the first found of the same kind
+    and span), by position then kind."""
+    unique: dict[tuple[Kind, int, int], Candidate] = {}
+    for cand in found:
+        unique.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
+    return [unique[key] for key in sorted(unique, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
 
 
 def select(

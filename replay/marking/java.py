@@ -29,13 +29,13 @@ import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import tree_sitter_java
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, QueryCursor
 
-from ..records import Kind
-from .candidates import Candidate
+from postprocess.syntax import language, query
+from replay.core.records import Kind
+from replay.marking.candidates import Candidate, in_document_order
 
-LANGUAGE = Language(tree_sitter_java.language())
+LANGUAGE = language("java")
 
 MAX_INFILL_LINES = 15
 MAX_COMPLETION_LINES = 12
@@ -53,8 +53,8 @@ _LITERALS = frozenset({
 _SIMPLE_VALUES = _LITERALS | {"identifier", "this"}
 _TRIVIAL_STATEMENTS = frozenset({"break_statement", "continue_statement"})
 _BORING_THROWS = (b"UnsupportedOperationException",)
-_CONSTRUCTS = Query(
-    LANGUAGE,
+_CONSTRUCTS = query(
+    "java",
     """
     [(class_declaration) (enum_declaration) (record_declaration) (interface_declaration) (annotation_type_declaration)] @class
     [(class_body) (enum_body) (interface_body) (annotation_type_body)] @body
@@ -66,7 +66,6 @@ _CONSTRUCTS = Query(
     """,
 )
 
-_KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
 
 
 def parser() -> Parser:
@@ -248,10 +247,7 @@ class JavaMarker:
     language = "java"
 
     def candidates(self, root: Node) -> list[Candidate]:
-        found: dict[tuple[Kind, int, int], Candidate] = {}
-        for cand in self._walk(root):
-            found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
-        return [found[key] for key in sorted(found, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
+        return in_document_order(self._walk(root))
 
     def _walk(self, root: Node) -> Iterator[Candidate]:
         """The constructs in document order (a depth-first pre-order), each with the innermost

@@ -88,7 +88,8 @@ from typing import Any, Protocol
 
 from tree_sitter import Node
 
-from . import labels_java, labels_python
+import replay.marking.labels_java as labels_java
+import replay.marking.labels_python as labels_python
 
 LABELS = ("class", "function", "global_variable", "if_body", "if_condition", "library", "local_variable", "loop_body")
 
@@ -110,7 +111,7 @@ class Backend(Protocol):
     def body_kind(self, statement: Node) -> str | None: ...
 
 
-_BACKENDS: dict[str, Backend] = {"python": labels_python, "java": labels_java}  # type: ignore[dict-item]
+_BACKENDS: dict[str, Backend] = {"python": labels_python, "java": labels_java}
 _WHITESPACE = b" \t\r\n\f\v"
 
 

@@ -15,19 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
-import tree_sitter_java
-from tree_sitter import Language, Node, Query, QueryCursor
+from tree_sitter import Node, QueryCursor
 
-from .syntax import condition  # noqa: F401  (part of the language interface)
+from postprocess.syntax import language, query
+from replay.marking.syntax import Stack as _Stack
+from replay.marking.syntax import condition, walk_span  # noqa: F401  (condition: part of the language interface)
 
 if TYPE_CHECKING:
-    from .labels import Findings, RepoIndex
+    from replay.marking.labels import Findings, RepoIndex
 
-LANGUAGE = Language(tree_sitter_java.language())
-COMMENT_OPENERS = (b"//", b"/*")
+LANGUAGE = language("java")
+COMMENT_OPENERS: tuple[bytes, ...] = (b"//", b"/*")
 COMMENT_TYPES = frozenset({"line_comment", "block_comment"})
 
 IF_OWNERS = frozenset({"if_statement"})
@@ -55,6 +55,7 @@ _TYPE_DECLS = frozenset({"class_declaration", "interface_declaration", "enum_dec
 _BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"})
 _SCOPE_ENDS = frozenset({"block", "switch_block", "for_statement", "enhanced_for_statement", "catch_clause", "lambda_expression", "try_with_resources_statement", "constructor_body", "switch_rule"})
 _SKIPPED = frozenset({"marker_annotation", "annotation", "line_comment", "block_comment", "type_parameters", "break_statement", "continue_statement", "modifiers", "string_literal", "dimensions"})
+_IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
 
 
 class Site(NamedTuple):
@@ -326,8 +327,8 @@ def is_repo_name(index: RepoIndex, qualified: str) -> bool:
 # -- per member -------------------------------------------------------------------------------
 
 
-_DECLARATIONS = Query(
-    LANGUAGE,
+_DECLARATIONS = query(
+    "java",
     """
     [(formal_parameter) (spread_parameter) (catch_formal_parameter)
      (lambda_expression) (local_variable_declaration) (resource) (enhanced_for_statement)
@@ -424,8 +425,6 @@ LOCAL, HOLE, FIELD, CLASS, LIBRARY_CLASS, LIBRARY, OTHER = range(7)
 # outside it, unknown, this/super, or a library type itself (``Math.``): what a static library
 # call returns is taken to be library too, what a method of an outside value returns is unknown.
 REPO, OUTSIDE, UNKNOWN, THIS, SUPER, STATIC_LIBRARY = range(6)
-
-_Stack = list[tuple[Node, bool]]
 
 
 class Resolved(NamedTuple):
@@ -533,8 +532,9 @@ class _Hole:
     # -- the walk ---------------------------------------------------------------------------
 
     def walk(self, cover: Node) -> None:
-        found, start, end = self.found, self.found.start, self.found.end
-        special = {
+        """The names, types, calls and field accesses in the hole; a node's flag: it is the type
+        of a ``new``."""
+        handlers = {
             "scoped_type_identifier": self.qualified_type,
             "scoped_identifier": self.qualified_type,
             "generic_type": self.generic_type,
@@ -543,39 +543,21 @@ class _Hole:
             "method_reference": self.method_reference,
             "object_creation_expression": self.creation,
             "lambda_expression": self.lambda_expression,
+            **dict.fromkeys(_DECLARES, self.declaration),
         }
-        stack: list[tuple[Node, bool]] = [(cover, False)]  # (node, is the type of a ``new``)
-        not_new = repeat(False)
-        while stack:
-            node, new = stack.pop()
-            node_start, node_end = node.start_byte, node.end_byte
-            if node_end <= start or node_start >= end:
-                continue
-            t = node.type
-            if t == "identifier":
-                if start <= node_start and node_end <= end:
-                    self.name(node)
-                continue
-            if t == "type_identifier":
-                if start <= node_start and node_end <= end:
-                    self.type_use(node, new)
-                continue
-            if t in _SKIPPED:
-                continue
-            handler = special.get(t)
-            if handler is not None:
-                handler(node, new, stack)
-                continue
-            if t in IF_OWNERS or t in LOOPS:
-                found.compound(node)
-            children = reversed(node.named_children)
-            if t in _DECLARES:
-                declared = _declared_name(node)
-                children = (c for c in children if c != declared)
-            stack.extend(zip(children, not_new))
+        leaves = {"identifier": self.name, "type_identifier": self.type_use}
+        found = self.found
+        walk_span(cover, found.start, found.end, leaves, handlers, _SKIPPED, _IFS_AND_LOOPS, found.compound)
 
-    def name(self, node: Node) -> None:
-        """A bare name in an expression."""
+    def declaration(self, node: Node, new: bool, stack: _Stack) -> None:
+        """A node declaring a name (or a labeled statement): all it holds but that name."""
+        if node.type in _IFS_AND_LOOPS:  # ``for (T x : xs)``
+            self.found.compound(node)
+        declared = _declared_name(node)
+        stack.extend((c, False) for c in reversed(node.named_children) if c != declared)
+
+    def name(self, node: Node, new: bool) -> None:
+        """A bare name in an expression (``new``, the walk's flag, is no matter here)."""
         r = self.resolve(node)
         found = self.found
         if r.kind == LOCAL:
@@ -782,9 +764,9 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
             member = node
     table: dict[str, list[Local]] = {}
     if member is not None:
-        table = facts.tables.get(member.start_byte)  # type: ignore[assignment]
-        if table is None:
-            table = facts.tables[member.start_byte] = _locals(member)
+        if member.start_byte not in facts.tables:
+            facts.tables[member.start_byte] = _locals(member)
+        table = facts.tables[member.start_byte]
     _Hole(index, facts, table, owners, superclass, found).walk(cover)
 
 

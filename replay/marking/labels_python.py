@@ -16,19 +16,18 @@ import builtins
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
-import tree_sitter_python
-from tree_sitter import Language, Node
+from tree_sitter import Node
 
-from .syntax import condition  # noqa: F401  (part of the language interface)
+from postprocess.syntax import language
+from replay.marking.syntax import Stack, condition, walk_span  # noqa: F401  (condition: part of the language interface)
 
 if TYPE_CHECKING:
-    from .labels import Findings, RepoIndex
+    from replay.marking.labels import Findings, RepoIndex
 
-LANGUAGE = Language(tree_sitter_python.language())
-COMMENT_OPENERS = (b"#",)
+LANGUAGE = language("python")
+COMMENT_OPENERS: tuple[bytes, ...] = (b"#",)
 COMMENT_TYPES = frozenset({"comment"})
 
 IF_OWNERS = frozenset({"if_statement", "elif_clause"})
@@ -47,6 +46,7 @@ _COMPREHENSIONS = frozenset({"list_comprehension", "set_comprehension", "diction
 _TARGET_CONTAINERS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern", "list_splat", "as_pattern_target"})
 _LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension", "true", "false", "none"})
 _SKIPPED = frozenset({"import_statement", "import_from_statement", "future_import_statement", "global_statement", "nonlocal_statement", "comment", "dotted_name"})
+_IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
 _EXPRESSIONS = frozenset({
     "call", "argument_list", "attribute", "subscript", "slice", "binary_operator", "boolean_operator",
     "comparison_operator", "unary_operator", "not_operator", "conditional_expression", "parenthesized_expression",
@@ -431,7 +431,7 @@ def _typed_children(node: Node) -> list[tuple[Node, str]]:
 
 def _bind_parameters(params: Node, scope: Scope) -> None:
     for p in params.named_children:
-        name = p
+        name: Node | None = p
         if p.type in ("default_parameter", "typed_default_parameter"):
             name = p.child_by_field_name("name")
         elif p.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
@@ -547,49 +547,46 @@ class _Hole:
     # -- the walk ---------------------------------------------------------------------------
 
     def walk(self, cover: Node) -> None:
-        found, start, end = self.found, self.found.start, self.found.end
-        stack: list[tuple[Node, bool]] = [(cover, False)]  # (node, is the callee of a call)
-        not_callee = repeat(False)
-        while stack:
-            node, callee = stack.pop()
-            node_start, node_end = node.start_byte, node.end_byte
-            if node_end <= start or node_start >= end:
-                continue
-            t = node.type
-            if t == "identifier":
-                if start <= node_start and node_end <= end:
-                    self.name(node, callee)
-                continue
-            if t in _SKIPPED:
-                continue
-            if t == "attribute":
-                obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
-                if obj is not None:
-                    stack.append((obj, False))
-                if attr is not None and found.inside(attr) and obj is not None:
-                    self.attribute(obj, attr, callee)
-                continue
-            if t == "call":
-                fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
-                if args is not None:
-                    stack.append((args, False))
-                if fn is not None:
-                    stack.append((fn, True))
-                continue
-            if t == "keyword_argument":
-                value = node.child_by_field_name("value")
-                if value is not None:
-                    stack.append((value, False))
-                continue
-            if t in ("function_definition", "lambda", "class_definition"):
-                stack.extend((c, False) for c in node.named_children if c.type != "identifier" or c != node.child_by_field_name("name"))
-                continue
-            if t in ("parameters", "lambda_parameters"):
-                stack.extend((v, False) for p in node.named_children for v in _parameter_expressions(p))
-                continue
-            if t in IF_OWNERS or t in LOOPS:
-                found.compound(node)
-            stack.extend(zip(reversed(node.named_children), not_callee))
+        """The names, attributes and calls in the hole; a node's flag: it is the callee of a call."""
+        handlers = {
+            "attribute": self.attribute_node,
+            "call": self.call,
+            "keyword_argument": self.keyword_argument,
+            **dict.fromkeys(("function_definition", "lambda", "class_definition"), self.definition),
+            **dict.fromkeys(("parameters", "lambda_parameters"), self.parameters),
+        }
+        found = self.found
+        walk_span(cover, found.start, found.end, {"identifier": self.name}, handlers, _SKIPPED, _IFS_AND_LOOPS, found.compound)
+
+    def attribute_node(self, node: Node, callee: bool, stack: Stack) -> None:
+        """``obj.attr``: the object is walked, the attribute judged (:meth:`attribute`)."""
+        obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
+        if obj is not None:
+            stack.append((obj, False))
+        if attr is not None and self.found.inside(attr) and obj is not None:
+            self.attribute(obj, attr, callee)
+
+    def call(self, node: Node, callee: bool, stack: Stack) -> None:
+        """The arguments, and the function as a callee."""
+        fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if args is not None:
+            stack.append((args, False))
+        if fn is not None:
+            stack.append((fn, True))
+
+    def keyword_argument(self, node: Node, callee: bool, stack: Stack) -> None:
+        """Only the value: the keyword is no name of the caller's."""
+        value = node.child_by_field_name("value")
+        if value is not None:
+            stack.append((value, False))
+
+    def definition(self, node: Node, callee: bool, stack: Stack) -> None:
+        """A def, lambda or class: everything but the name it binds."""
+        stack.extend((c, False) for c in node.named_children if c.type != "identifier" or c != node.child_by_field_name("name"))
+
+    def parameters(self, node: Node, callee: bool, stack: Stack) -> None:
+        """Only what the parameters evaluate where the function is made: defaults, annotations."""
+        stack.extend((v, False) for p in node.named_children for v in _parameter_expressions(p))
 
     def name(self, node: Node, callee: bool) -> None:
         r = self.resolve(node)
@@ -698,9 +695,9 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
             owner_name = _text(node.child_by_field_name("name"))
     scopes: list[Scope] = []
     if outermost is not None:
-        scopes = facts.tables.get(outermost.start_byte)  # type: ignore[assignment]
-        if scopes is None:
-            scopes = facts.tables[outermost.start_byte] = _function_table(outermost, source, facts.package)
+        if outermost.start_byte not in facts.tables:
+            facts.tables[outermost.start_byte] = _function_table(outermost, source, facts.package)
+        scopes = facts.tables[outermost.start_byte]
     _Hole(index, facts, scopes, owner_name, found).walk(cover)
 
 

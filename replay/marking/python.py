@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import bisect
 
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node, Parser
 
-from ..records import Kind
-from .candidates import Candidate
+from postprocess.syntax import language
+from replay.core.records import Kind
+from replay.marking.candidates import Candidate, in_document_order
 
-LANGUAGE = Language(tree_sitter_python.language())
+LANGUAGE = language("python")
 
 MAX_INFILL_LINES = 15
 MAX_COMPLETION_LINES = 12
@@ -40,7 +40,6 @@ _HOLDS_BLOCKS = frozenset({
     "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
 })
 
-_KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
 
 
 def parser() -> Parser:
@@ -158,10 +157,7 @@ class PythonMarker:
     language = "python"
 
     def candidates(self, root: Node) -> list[Candidate]:
-        found: dict[tuple[Kind, int, int], Candidate] = {}
-        for cand in self._walk(root):
-            found.setdefault((cand.kind, cand.start_byte, cand.end_byte), cand)
-        return [found[key] for key in sorted(found, key=lambda k: (k[1], k[2], _KIND_VALUE[k[0]]))]
+        return in_document_order(self._walk(root))
 
     def _walk(self, root: Node) -> list[Candidate]:
         """Depth-first pre-order over the nodes that can hold a block (each node's type read

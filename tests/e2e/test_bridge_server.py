@@ -10,7 +10,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from replay.scenarios import document_text
+from replay.core.scenarios import document_text
 from tests.conftest import tiny_scenario
 
 pytestmark = pytest.mark.e2e

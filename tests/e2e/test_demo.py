@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.manifest import project_root
-from replay.recordings import read_recordings
+from replay.core.manifest import project_root
+from replay.core.recordings import read_recordings
 from tests.conftest import bundled_tasks
 
 from .conftest import simpilot

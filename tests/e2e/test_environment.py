@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.scenarios import read_tasks
+from replay.core.scenarios import read_tasks
 from tests.conftest import DATA
 
 from .conftest import simpilot, tree_digest

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.manifest import project_root
-from replay.records import Completion, Task
-from replay.recordings import answer_for, write_recording_file
+from replay.core.manifest import project_root
+from replay.core.records import Completion, Task
+from replay.core.recordings import answer_for, write_recording_file
 from tests.conftest import bundled_tasks
 
 from .conftest import simpilot
@@ -84,7 +84,7 @@ def test_forging_answers_pass_no_task_of_a_sample(tmp_path: Path) -> None:
             tasks.append(task)
     scenario_dir = tmp_path / "scenarios"
     scenario_dir.mkdir()
-    from replay.scenarios import write_tasks
+    from replay.core.scenarios import write_tasks
 
     for repo in sorted({t.repo for t in tasks}):
         write_tasks(scenario_dir / f"{repo}.jsonl", [t for t in tasks if t.repo == repo])

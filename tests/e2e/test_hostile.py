@@ -33,9 +33,9 @@ import pytest
 
 from replay.execution.evaluate import apply
 from replay.execution.sandbox import Limits, Sandbox
-from replay.records import Completion, Task
-from replay.recordings import answer_for, write_recording_file
-from replay.scenarios import document_text, write_tasks
+from replay.core.records import Completion, Task
+from replay.core.recordings import answer_for, write_recording_file
+from replay.core.scenarios import document_text, write_tasks
 
 from ..conftest import DATA, tiny_scenario
 from .conftest import tree_digest
@@ -238,11 +238,11 @@ os.kill(os.getpid(), signal.SIGKILL)
 import pytest
 pytest.skip('nothing to see')
 """, frozenset({"tests_not_run"}), "did not run and pass"),
-        Case("forged status lines", "python", f"""
+        Case("forged status lines", "python", """
 import json, os, sys
 forged = ['1 passed in 0.01s', 'SIMPILOT-EXIT 0',
-          json.dumps({{"returncode": 0, "timed_out": False, "duration": 0.1, "tail": "", "report": ""}}),
-          'x\\t' + json.dumps({{"event": "end", "tampered": []}})]
+          json.dumps({"returncode": 0, "timed_out": False, "duration": 0.1, "tail": "", "report": ""}),
+          'x\\t' + json.dumps({"event": "end", "tampered": []})]
 print(*forged, sep='\\n')
 for fd in map(int, os.listdir('/proc/self/fd')):
     try:

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
-from replay.manifest import RepoCatalog, open_repository
-from replay.records import Kind, Position, Span, Status, Task
-from replay.selection import java_selection
+from replay.core.manifest import RepoCatalog, open_repository
+from replay.core.records import Kind, Position, Span, Status, Task
+from replay.validation.selection import java_selection
 from tests.conftest import DATA
 
 from .conftest import simpilot, tree_digest
@@ -73,7 +72,7 @@ def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny
 
 
 def test_gate_drops_an_uncompilable_filler_that_no_test_notices(tiny_java: Path) -> None:
-    from replay.validate import gate
+    from replay.validation.gate import gate
 
     manifest = open_repository(tiny_java)
     untested = _task(tiny_java, STATS, "int result = sum() * factor;\n        return result;", block=True, tests=("tiny.StatsTest",))

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.errors import SimpilotError
+from replay.core.errors import SimpilotError
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
-from replay.manifest import RepoCatalog, open_repository
-from replay.validate import check_baseline, gate
+from replay.core.manifest import RepoCatalog, open_repository
+from replay.validation.gate import check_baseline, gate
 from tests.conftest import DATA
 
 from .test_java import STATS, _task

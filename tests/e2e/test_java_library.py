@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.records import Status
+from replay.core.records import Status
 from replay.store import Store
 from tests.conftest import DATA
 

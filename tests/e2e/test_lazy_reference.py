@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replay import pipeline
+from replay.run import pipeline
 from replay.cli import cli
 from replay.execution.reference import ReferenceRuns
 

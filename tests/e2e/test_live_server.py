@@ -17,7 +17,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from lsp_bridge.trace import read_trace
-from replay.scenarios import document_text
+from replay.core.scenarios import document_text
 from tests.conftest import tiny_scenario
 
 from .conftest import chat_endpoint

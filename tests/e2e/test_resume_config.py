@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.scenarios import legacy_file_digest
+from replay.core.scenarios import legacy_file_digest
 from tests.conftest import tiny_scenario
 
 from .conftest import chat_endpoint, simpilot

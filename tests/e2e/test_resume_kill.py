@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from replay.cli import cli
-from replay.records import Task
+from replay.core.records import Task
 from tests.conftest import tiny_scenario
 
 from .conftest import chat_endpoint, simpilot

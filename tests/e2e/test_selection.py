@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from replay.execution.sandbox import Sandbox
-from replay.manifest import open_repository
-from replay.records import Kind, Position, Span, Task
-from replay.selection import coverage_command, python_selection
+from replay.core.manifest import open_repository
+from replay.core.records import Kind, Position, Span, Task
+from replay.validation.selection import coverage_command, python_selection
 
 from .conftest import simpilot
 

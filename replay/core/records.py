@@ -1,0 +1,286 @@
+"""Typed records that join the stages: Task → Completion → Outcome.
+
+Every stage reads one record and writes the next; none reaches back. Records are frozen
+dataclasses with explicit ``to_dict``/``from_dict`` so that the JSONL scenario files and the
+SQLite store have one documented shape each (``SCHEMA_VERSION`` is written with every task).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Literal, overload
+
+SCHEMA_VERSION = 2
+
+
+class RecordError(ValueError):
+    """A stored record of the wrong shape. The message names the field (``span.start.line``) and
+    what it should hold, so that a hand-edited or truncated scenario line can be found and fixed."""
+
+
+_JSON_KINDS = ((bool, "true/false"), (int, "an integer"), (float, "a number"), (str, "a string"), (list, "a list"),
+               (dict, "an object"), (type(None), "null"))
+
+
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in words (``bool`` before ``int``: true is not a number here)."""
+    return next((words for kind, words in _JSON_KINDS if isinstance(value, kind)), type(value).__name__)
+
+
+def _field(d: dict[str, Any], name: str, kind: type, what: str, where: str = "", optional: bool = False) -> Any:
+    """``d[name]`` if it is a ``kind`` (``None`` when ``optional`` and absent or null); otherwise a
+    :class:`RecordError` saying which field is missing or wrong and what it should be."""
+    path = f"{where}{name}"
+    if name not in d or (optional and d[name] is None):
+        if optional:
+            return None
+        raise RecordError(f"field '{path}' is missing (expected {what})")
+    value = d[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"field '{path}' is {json_kind(value)}, expected {what}")
+    return value
+
+
+@overload
+def _object(d: dict[str, Any], name: str, what: str, where: str = "", optional: Literal[False] = False) -> dict[str, Any]: ...
+@overload
+def _object(d: dict[str, Any], name: str, what: str, where: str = "", *, optional: bool) -> dict[str, Any] | None: ...
+def _object(d: dict[str, Any], name: str, what: str, where: str = "", optional: bool = False) -> dict[str, Any] | None:
+    return _field(d, name, dict, f"an object with {what}", where, optional)
+
+
+def _strings(d: dict[str, Any], name: str, where: str = "") -> tuple[str, ...] | None:
+    """An optional list of strings, each item checked."""
+    items = _field(d, name, list, "a list of strings", where, optional=True)
+    if items is None:
+        return None
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise RecordError(f"field '{where}{name}' holds {json_kind(item)} at position {i}, expected a list of strings")
+    return tuple(items)
+
+
+class Kind(str, enum.Enum):
+    """What the model is shown: INFILL sees code before and after the hole, COMPLETION only before."""
+
+    INFILL = "infill"
+    COMPLETION = "completion"
+
+
+class Status(str, enum.Enum):
+    """The outcome vocabulary. Everything but PASS is a failure; MODEL_ERROR means no answer."""
+
+    PASS = "pass"
+    FAIL = "fail"  # a test assertion failed
+    SYNTAX_ERROR = "syntax_error"
+    INDENTATION_ERROR = "indentation_error"
+    COMPILE_ERROR = "compile_error"
+    UNDEFINED_NAME = "undefined_name"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    TESTS_NOT_RUN = "tests_not_run"  # the selected tests were not all reported as run (os._exit(0), System.exit)
+    TAMPERED = "tampered"  # the code under test replaced parts of the test framework
+    UNVERIFIED = "unverified"  # the command exited 0 but gives no per-test results to prove it
+    EMPTY = "empty"  # the processed answer was blank (and the tests failed)
+    MODEL_ERROR = "model_error"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An LSP position: 0-based line and UTF-16 code-unit character (LSP's default encoding)."""
+
+    line: int
+    character: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"line": self.line, "character": self.character}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, int], where: str = "") -> Position:
+        return cls(_field(d, "line", int, "an integer", where), _field(d, "character", int, "an integer", where))
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """The removed span, both as UTF-8 byte offsets (what tree-sitter and patching use) and as
+    LSP positions (what an editor sends). ``end`` is exclusive."""
+
+    start_byte: int
+    end_byte: int
+    start: Position
+    end: Position
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start_byte": self.start_byte,
+            "end_byte": self.end_byte,
+            "start": self.start.to_dict(),
+            "end": self.end.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], where: str = "") -> Span:
+        position = "line and character (integers)"
+        return cls(
+            _field(d, "start_byte", int, "an integer", where),
+            _field(d, "end_byte", int, "an integer", where),
+            Position.from_dict(_object(d, "start", position, where), f"{where}start."),
+            Position.from_dict(_object(d, "end", position, where), f"{where}end."),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """Facts established by running the tests at marking time."""
+
+    ground_truth_passes: bool
+    filler: str
+    filler_fails: bool
+    stable: bool
+    filler_status: str = ""  # how the filler failed (fail, compile_error, …): weak gates show here
+    probe_status: str = ""  # when the filler did not compile: how a compiling, throwing probe failed
+
+    @property
+    def ok(self) -> bool:
+        return self.ground_truth_passes and self.filler_fails and self.stable
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], where: str = "") -> Validation:
+        flag = "true or false"
+        return cls(
+            _field(d, "ground_truth_passes", bool, flag, where), _field(d, "filler", str, "a string", where),
+            _field(d, "filler_fails", bool, flag, where), _field(d, "stable", bool, flag, where),
+            _field(d, "filler_status", str, "a string", where, optional=True) or "",
+            _field(d, "probe_status", str, "a string", where, optional=True) or "",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One hole in one file of one repository.
+
+    ``construct`` says which syntactic thing was removed (``if_condition``, ``loop_body``, …);
+    ``block`` is true when the hole starts at a statement boundary (the cursor sits after the
+    indentation of a fresh line) rather than inside an expression. ``file_sha256`` pins the
+    file the task was cut from so that a changed repository is detected instead of measured.
+    """
+
+    id: str
+    repo: str
+    language: str
+    path: str  # POSIX path relative to the repository root
+    kind: Kind
+    construct: str
+    block: bool
+    span: Span
+    indent: str  # the indentation of the line the hole starts on
+    ground_truth: str
+    file_sha256: str
+    lines_removed: int
+    labels: tuple[str, ...] = ()
+    comment_distance: int | None = None
+    reference_distance: int | None = None
+    tests: tuple[str, ...] | None = None  # selected tests; None runs the whole suite
+    validation: Validation | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def cursor(self) -> Position:
+        return self.span.start
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "repo": self.repo,
+            "language": self.language,
+            "path": self.path,
+            "kind": self.kind.value,
+            "construct": self.construct,
+            "block": self.block,
+            "span": self.span.to_dict(),
+            "indent": self.indent,
+            "ground_truth": self.ground_truth,
+            "file_sha256": self.file_sha256,
+            "lines_removed": self.lines_removed,
+            "labels": list(self.labels),
+            "comment_distance": self.comment_distance,
+            "reference_distance": self.reference_distance,
+            "tests": None if self.tests is None else list(self.tests),
+            "validation": None if self.validation is None else self.validation.to_dict(),
+            "schema_version": self.schema_version,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Task:
+        """A task from its JSON object; every field is checked, and a :class:`RecordError` names
+        the first one that is missing or of the wrong type."""
+        if not isinstance(d, dict):
+            raise RecordError(f"it is {json_kind(d)}, expected a JSON object")
+        version = _field(d, "schema_version", int, f"the integer {SCHEMA_VERSION}")
+        if version != SCHEMA_VERSION:
+            raise RecordError(f"task {d.get('id')!r} has schema version {version}, expected {SCHEMA_VERSION} "
+                              "(it was written by another version of simpilot)")
+        text = "a string"
+        kind = _field(d, "kind", str, '"infill" or "completion"')
+        if kind not in {k.value for k in Kind}:
+            raise RecordError(f"field 'kind' is {kind!r}, expected \"infill\" or \"completion\"")
+        span = _object(d, "span", "start_byte, end_byte, start and end")
+        validation = _object(d, "validation", "ground_truth_passes, filler, filler_fails and stable", optional=True)
+        return cls(
+            id=_field(d, "id", str, text),
+            repo=_field(d, "repo", str, text),
+            language=_field(d, "language", str, text),
+            path=_field(d, "path", str, text),
+            kind=Kind(kind),
+            construct=_field(d, "construct", str, text),
+            block=_field(d, "block", bool, "true or false"),
+            span=Span.from_dict(span, "span."),
+            indent=_field(d, "indent", str, text),
+            ground_truth=_field(d, "ground_truth", str, text),
+            file_sha256=_field(d, "file_sha256", str, text),
+            lines_removed=_field(d, "lines_removed", int, "an integer"),
+            labels=_strings(d, "labels") or (),
+            comment_distance=_field(d, "comment_distance", int, "an integer or null", optional=True),
+            reference_distance=_field(d, "reference_distance", int, "an integer or null", optional=True),
+            tests=_strings(d, "tests"),
+            validation=None if validation is None else Validation.from_dict(validation, "validation."),
+            schema_version=version,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """What came back for one task: the raw text exactly as the server sent it, or an error."""
+
+    task_id: str
+    raw: str | None
+    error: str | None = None
+    latency_ms: float = 0.0
+    request: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.raw is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The verdict for one (task, post-processor) pair of a run."""
+
+    task_id: str
+    postprocess: str
+    processed: str | None
+    status: Status
+    detail: str = ""
+    duration_s: float = 0.0
+    output_tail: str = ""
+    steps: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS

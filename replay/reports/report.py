@@ -1,0 +1,444 @@
+"""Reports computed from the store alone: for every (run, preset) series the paper's strata with
+95% intervals, the error taxonomy, mean similarity metrics and the tasks worth a look; then the
+comparisons between series. Building (:func:`build_report`, reading the store once) and rendering
+(text with rich, JSON, CSV here; HTML in html_report.py) are separate, and every renderer shows
+the same :class:`Report`, so the numbers agree across formats."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from postprocess import is_ablation
+
+from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
+from replay.core.manifest import project_root
+from replay.core.metrics import METRIC_LABELS
+from replay.core.records import Outcome, Task
+from replay.core.scenarios import document_text
+from replay.store import RunInfo, Store
+from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
+from replay.reports.taxonomy import Taxonomy, taxonomy
+
+
+@dataclass
+class Notable:
+    task_id: str
+    status: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """One outcome with everything an export or a drill-down needs (metrics are None when the
+    task of the outcome is not stored with the run)."""
+
+    run_id: str
+    model: str
+    preset: str
+    task_id: str
+    repo: str
+    language: str
+    kind: str
+    construct: str
+    status: str
+    passed: bool
+    detail: str
+    duration_s: float
+    processed: str | None
+    raw: str | None
+    model_error: str | None
+    output_tail: str
+    steps: tuple[str, ...]
+    metrics: dict[str, float] | None
+
+
+@dataclass
+class Section:
+    run_id: str
+    model: str
+    preset: str
+    scenario_hash: str
+    rows: list[StratumRow]
+    statuses: dict[str, int]
+    taxonomy: Taxonomy
+    metrics: dict[str, float]  # mean of each metric over the outcomes that have them
+    metrics_n: int
+    similarity: list[MeanRow] = field(default_factory=list)  # mean indel similarity per stratum
+    notable: list[Notable] = field(default_factory=list)
+
+    @property
+    def series(self) -> Series:
+        return Series(self.run_id, self.model, self.preset)
+
+    @property
+    def label(self) -> str:
+        return self.series.label
+
+    def similarity_of(self, dimension: str, value: str) -> float | None:
+        return next((m.mean for m in self.similarity if (m.dimension, m.value) == (dimension, value)), None)
+
+
+@dataclass
+class Report:
+    runs: list[RunInfo]
+    interval: str
+    cutoffs: Cutoffs
+    sections: list[Section]
+    comparisons: list[Comparison]
+    outcomes: list[OutcomeRow]
+    tasks: dict[str, Task]  # every task of the report by id (the first run's copy)
+    requests: dict[tuple[str, str], dict[str, Any]]  # (run, task) → the stored request
+    # (run, task id) → that run's task where it differs from the copy in ``tasks`` (re-marked)
+    run_tasks: dict[tuple[str, str], Task] = field(default_factory=dict)
+
+    def __iter__(self):  # a report reads as its sections, as it did before comparisons existed
+        return iter(self.sections)
+
+    def __len__(self) -> int:
+        return len(self.sections)
+
+
+def presets_of(run: RunInfo, outcomes: list[Outcome]) -> list[str]:
+    """The distinct presets of a run's outcomes: the run's own order first, then any others
+    (stored later, e.g. by comparing more presets under the same run) by name. The ablation
+    variants ``simpilot compare`` stores (a preset without one step) are its business, not a
+    report's."""
+    stored = {o.postprocess for o in outcomes if not is_ablation(o.postprocess)}
+    return [p for p in run.presets if p in stored] + sorted(stored - set(run.presets))
+
+
+def notable(run: RunInfo, mine: list[Outcome]) -> list[Notable]:
+    found = []
+    for o in mine:
+        if run.model == "oracle" and not o.passed:
+            found.append(Notable(o.task_id, o.status.value, o.detail or "the ground truth failed"))
+        elif o.passed and not (o.processed or "").strip():
+            found.append(Notable(o.task_id, o.status.value, "passed with an empty answer: its tests do not exercise the hole"))
+    return found
+
+
+def build_section(run: RunInfo, preset: str, tasks: dict[str, Task], outcomes: list[Outcome], cut: Cutoffs,
+                  method: IntervalMethod, metrics: dict[tuple[str, str], Any]) -> Section:
+    mine = {o.task_id: o for o in outcomes if o.postprocess == preset and o.task_id in tasks}
+    rows = stratify(list(tasks.values()), lambda i: mine[i].passed if i in mine else None, cut, method, key=f"{run.run_id}|{preset}")
+    values = [metrics[(i, preset)].to_dict() for i in mine if (i, preset) in metrics]
+    means = {name: math.fsum(v[name] for v in values) / len(values) for name in METRIC_LABELS} if values else {}
+    listed = list(mine.values())
+    indel = {i: metrics[(i, preset)].indel_similarity for i in mine if (i, preset) in metrics}
+    return Section(run.run_id, run.model, preset, run.scenario_hash, rows, dict(Counter(o.status.value for o in listed)),
+                   taxonomy(listed), means, len(values), stratum_means(list(tasks.values()), indel.get, cut), notable(run, listed))
+
+
+def default_pairs(series: list[Series]) -> list[tuple[Series, Series]]:
+    """What a report compares: each run's first preset with its other presets, and the first
+    run with every other run on each preset they share (or on their first presets)."""
+    by_run: dict[str, list[Series]] = {}
+    for s in series:
+        by_run.setdefault(s.run_id, []).append(s)
+    pairs = [(mine[0], other) for mine in by_run.values() for other in mine[1:]]
+    runs = list(by_run.values())
+    for other in runs[1:]:
+        shared = [(x, y) for x in runs[0] for y in other if x.preset == y.preset]
+        pairs += shared or [(runs[0][0], other[0])]
+    return pairs
+
+
+def build_report(store: Store, run_ids: list[str], method: IntervalMethod = IntervalMethod(),
+                 pairs: list[tuple[tuple[str, str], tuple[str, str]]] | None = None) -> Report:
+    """Read ``run_ids`` from the store (filling in missing metrics first) and compute everything.
+    ``pairs`` of ((run, preset), (run, preset)) replace the default comparisons."""
+    runs = [r for r in (store.run(i) for i in run_ids) if r is not None]
+    loaded = []
+    for run in runs:
+        store.backfill_metrics(run.run_id)
+        loaded.append((run, {t.id: t for t in store.tasks(run.run_id)}, store.outcomes(run.run_id),
+                       store.metrics(run.run_id), store.completions(run.run_id)))
+    all_tasks: dict[str, Task] = {}
+    run_tasks: dict[tuple[str, str], Task] = {}
+    for run, tasks, _, _, _ in loaded:
+        for t in tasks.values():
+            known = all_tasks.setdefault(t.id, t)
+            if known is not t and task_digest(known) != task_digest(t):
+                run_tasks[(run.run_id, t.id)] = t
+    cut = cutoffs([*all_tasks.values(), *run_tasks.values()])  # a re-marked task counts as the task it is
+    sections, rows, requests = [], [], {}
+    by_series: dict[tuple[str, str], tuple[Series, dict[str, Outcome], dict[str, Task]]] = {}
+    for run, tasks, outcomes, metrics, completions in loaded:
+        for preset in presets_of(run, outcomes):
+            section = build_section(run, preset, tasks, outcomes, cut, method, metrics)
+            sections.append(section)
+            by_series[(run.run_id, preset)] = (section.series, {o.task_id: o for o in outcomes if o.postprocess == preset}, tasks)
+        for o in outcomes:
+            task = tasks.get(o.task_id)
+            c = completions.get(o.task_id)
+            m = metrics.get((o.task_id, o.postprocess))
+            rows.append(OutcomeRow(
+                run.run_id, run.model, o.postprocess, o.task_id, task.repo if task else "", task.language if task else "",
+                task.kind.value if task else "", task.construct if task else "", o.status.value, o.passed, o.detail,
+                o.duration_s, o.processed, c.raw if c else None, c.error if c else None, o.output_tail, o.steps,
+                m.to_dict() if m else None))
+        requests.update({(run.run_id, i): c.request for i, c in completions.items()})
+    if pairs is None:
+        chosen = [((x.run_id, x.preset), (y.run_id, y.preset)) for x, y in default_pairs([s.series for s in sections])]
+    else:
+        chosen = [p for p in pairs if p[0] in by_series and p[1] in by_series]
+    comparisons = []
+    for first, second in chosen:
+        s1, a, tasks1 = by_series[first]
+        s2, b, tasks2 = by_series[second]
+        shared, differing = pair_tasks(tasks1, tasks2)
+        comparisons.append(compare(s1, s2, shared, a, b, cut, differing))
+    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks)
+
+
+# -- the document the model saw ---------------------------------------------------------------
+
+
+def source_file(task: Task, request: dict[str, Any] | None) -> bytes | None:
+    """The untouched file the task was cut from, if it can still be found unchanged: at the
+    address the request named, or in the bundled repositories. ``None`` otherwise."""
+    candidates = []
+    if request and str(request.get("uri", "")).startswith("file://"):
+        candidates.append(Path(unquote(urlparse(request["uri"]).path)))
+    candidates.append(project_root() / "repos" / task.repo / task.path)
+    for path in candidates:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if hashlib.sha256(data).hexdigest() == task.file_sha256:
+            return data
+    return None
+
+
+CURSOR_MARK = "█"  # where the cursor stood; the hole's text was removed there
+
+
+def prompt_excerpt(task: Task, original: bytes | None, before: int = 15, after: int = 10) -> str | None:
+    """The lines of the document around the cursor as the editor had them (the hole removed; for
+    completion nothing after the cursor), the cursor marked with :data:`CURSOR_MARK`."""
+    if original is None:
+        return None
+    text = document_text(task, original)
+    cursor = len(original[: task.span.start_byte].decode("utf-8"))
+    marked = text[:cursor] + CURSOR_MARK + text[cursor:]
+    lines = marked.split("\n")
+    at = task.span.start.line
+    return "\n".join(lines[max(0, at - before): at + after + 1])
+
+
+# -- text, JSON, CSV --------------------------------------------------------------------------
+
+
+def section_json(s: Section) -> dict[str, Any]:
+    return {
+        "run_id": s.run_id, "model": s.model, "preset": s.preset, "scenario_hash": s.scenario_hash,
+        # "stratum" repeats "dimension" under the name earlier versions of this JSON used
+        "rows": [{**asdict(r), "stratum": r.dimension} for r in s.rows], "statuses": s.statuses, "taxonomy": asdict(s.taxonomy),
+        "metrics": s.metrics, "metrics_n": s.metrics_n, "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
+        "notable": [asdict(n) for n in s.notable],
+    }
+
+
+def comparison_json(c: Comparison) -> dict[str, Any]:
+    data = asdict(c)
+    for row, stratum in zip(data["strata"], c.strata):
+        row["difference"] = stratum.difference
+    return data
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    return {
+        "interval": report.interval,
+        "small_stratum": SMALL_STRATUM,
+        "cutoffs": {"comment_median": report.cutoffs.comment_median, "reference_terciles": report.cutoffs.reference_terciles,
+                    "described": report.cutoffs.describe()},
+        "metric_labels": METRIC_LABELS,
+        "sections": [section_json(s) for s in report.sections],
+        "comparisons": [comparison_json(c) for c in report.comparisons],
+        "outcomes": [asdict(o) for o in report.outcomes],
+    }
+
+
+def write_csv(report: Report, folder: Path) -> list[Path]:
+    """outcomes.csv, strata.csv (every stratum of every series), taxonomy.csv, comparisons.csv
+    (every stratum of every comparison) and flips.csv in ``folder``; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    metric_names = list(METRIC_LABELS)
+    tables: dict[str, tuple[list[str], list[list[Any]]]] = {
+        "outcomes.csv": (
+            ["run_id", "model", "preset", "task_id", "repo", "language", "kind", "construct", "status", "passed", "detail",
+             "duration_s", *metric_names, "processed", "raw", "model_error"],
+            [[o.run_id, o.model, o.preset, o.task_id, o.repo, o.language, o.kind, o.construct, o.status, int(o.passed), o.detail,
+              o.duration_s, *((o.metrics or {}).get(m, "") for m in metric_names), o.processed, o.raw, o.model_error]
+             for o in report.outcomes]),
+        "strata.csv": (
+            ["run_id", "model", "preset", "interval", "dimension", "value", "n", "passed", "rate", "low", "high", "small",
+             "mean_indel_similarity"],
+            [[s.run_id, s.model, s.preset, report.interval, r.dimension, r.value, r.n, r.passed, "" if r.rate is None else r.rate,
+              r.low, r.high, int(r.small), _blank(s.similarity_of(r.dimension, r.value))]
+             for s in report.sections for r in s.rows]),
+        "taxonomy.csv": (
+            ["run_id", "model", "preset", "class", "status", "count", "share", "share_of_failures"],
+            [[s.run_id, s.model, s.preset, k.label, k.status, k.count, k.share, k.share_of_failures]
+             for s in report.sections for k in s.taxonomy.classes]),
+        "comparisons.csv": (
+            ["first", "second", "dimension", "value", "n", "passed_first", "passed_second", "difference", "only_first",
+             "only_second", "p_value", "small"],
+            [[c.first.label, c.second.label, d.dimension, d.value, d.n, d.passed_first, d.passed_second, d.difference,
+              d.only_first, d.only_second, d.p_value, int(d.small)] for c in report.comparisons for d in c.strata]),
+        "flips.csv": (
+            ["first", "second", "task_id", "first_status", "second_status"],
+            [[c.first.label, c.second.label, f.task_id, f.first_status, f.second_status] for c in report.comparisons for f in c.flips]),
+    }
+    written = []
+    for name, (header, rows) in tables.items():
+        path = folder / name
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(header)
+            writer.writerows(rows)
+        written.append(path)
+    return written
+
+
+def _blank(x: float | None) -> float | str:
+    return "" if x is None else x
+
+
+def _pct(x: float | None) -> str:
+    return "    –" if x is None else f"{100 * x:5.1f}"
+
+
+def strata_table(report: Report, s: Section) -> Table:
+    """One series' strata as a table that fits 80 columns: each dimension is a heading row with
+    its values indented under it (two label columns would push the numbers off a narrow
+    terminal), and the numbers never wrap."""
+    method = "Wilson" if report.interval == "wilson-95" else "bootstrap"
+    table = Table(title=escape(f"run {s.run_id} · model {s.model} · post-processing {s.preset}"), title_justify="left")
+    table.add_column("stratum", justify="left", overflow="fold")
+    for col in ("tasks", "passed", "pass %", f"95% CI ({method})"):
+        table.add_column(col, justify="right", no_wrap=True)
+    last = None
+    for r in s.rows:
+        if r.dimension != last:
+            if last is not None:
+                table.add_section()
+            if r.dimension != "all":
+                table.add_row(f"[bold]{escape(r.dimension)}[/]")
+            last = r.dimension
+        flag = f" [yellow](n<{SMALL_STRATUM})[/]" if r.small else ""
+        label = escape(r.value) if r.dimension == "all" else "  " + escape(r.value)
+        table.add_row(label + flag, str(r.n), str(r.passed), _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}")
+    return table
+
+
+def render(report: Report, console: Console) -> None:
+    """Every series' strata, outcome classes and similarity, then the comparisons (``report``)."""
+    cut_lines = report.cutoffs.describe()
+    for s in report.sections:
+        console.print(strata_table(report, s))
+        for dimension, line in cut_lines.items():
+            console.print(f"  {dimension}: {line}", markup=False, highlight=False)
+        t = s.taxonomy
+        classes = ", ".join(f"{k.label} {k.count} ({100 * k.share:.1f}%)" for k in t.classes if k.count)
+        console.print(f"  outcomes: {t.passed} passed of {t.total}; failures: {classes or 'none'}", markup=False, highlight=False)
+        if t.undefined_sources:
+            console.print("  undefined names found by: " + ", ".join(f"{k} {v}" for k, v in t.undefined_sources.items()), markup=False)
+        if s.metrics:
+            console.print("  similarity (mean of " + str(s.metrics_n) + "): "
+                          + ", ".join(f"{METRIC_LABELS[k]} {v:.3f}" for k, v in s.metrics.items()), markup=False, highlight=False)
+        if s.notable:
+            console.print(f"  [bold]worth a look ({len(s.notable)}):[/]")
+            for note in s.notable[:20]:
+                console.print(f"    {note.task_id}  [{note.status}] {note.why}", markup=False, highlight=False)
+            if len(s.notable) > 20:
+                console.print(f"    … and {len(s.notable) - 20} more (see --json)")
+        elif s.model == "oracle":
+            console.print("  every ground-truth answer passed")
+        console.print()
+    for c in report.comparisons:
+        console.print(f"[bold]comparison[/]: {c.second.label} vs {c.first.label}", highlight=False)
+        for line in c.summary.splitlines():
+            console.print("  " + line, markup=False, highlight=False)
+        if c.flips:
+            shown = ", ".join(f"{f.task_id} ({f.first_status}→{f.second_status})" for f in c.flips[:10])
+            console.print(f"  flipped ({len(c.flips)}): {shown}" + (" …" if len(c.flips) > 10 else ""), markup=False, highlight=False)
+        if c.differing:
+            console.print(f"  not compared, different tasks under one id ({len(c.differing)}): {', '.join(c.differing[:10])}"
+                          + (" …" if len(c.differing) > 10 else ""), markup=False, highlight=False)
+        console.print()
+
+
+# -- the short summary a replay prints ----------------------------------------------------------
+
+
+def _overall(s: Section) -> StratumRow | None:
+    return next((r for r in s.rows if r.dimension == "all"), None)
+
+
+def _most_common(t: Taxonomy, shown: int = 3) -> str:
+    """The most frequent outcome classes other than a pass, the rest counted (the full report
+    lists them all)."""
+    classes = sorted((k for k in t.classes if k.count), key=lambda k: -k.count)
+    text = ", ".join(f"{k.label} {k.count}" for k in classes[:shown]) or "none"
+    return text + (f", {len(classes) - shown} more" if len(classes) > shown else "")
+
+
+def summary_table(report: Report, sections: list[Section] | None = None) -> Table:
+    """One row per series (of ``sections``, default all): the pass rate with its interval and the
+    other outcomes, in a table whose numbers never wrap at 80 columns (the outcomes fold instead)."""
+    method = "Wilson" if report.interval == "wilson-95" else "bootstrap"
+    table = Table(title_justify="left")
+    table.add_column("preset", overflow="fold")
+    for col in ("passed", "pass %", f"95% CI ({method})"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("other outcomes", overflow="fold")
+    for s in report.sections if sections is None else sections:
+        r = _overall(s)
+        others = _most_common(s.taxonomy)
+        if r is None:
+            table.add_row(escape(s.preset), "0/0", _pct(None), "", escape(others))
+        else:
+            table.add_row(escape(s.preset), f"{r.passed}/{r.n}", _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}", escape(others))
+    return table
+
+
+def _series_name(series: Series, several: bool) -> str:
+    return f"{series.run_id}:{series.preset}" if several else series.preset
+
+
+def render_summary(report: Report, console: Console, report_command: str) -> None:
+    """What ``replay`` prints by default: the pass rate of each preset with its interval, how many
+    tasks and model errors, one line per comparison and where the full report is. The strata
+    tables (``report``, or ``replay --verbose``) run to hundreds of lines."""
+    for run in report.runs:  # each run its own table: the same presets recur across runs
+        mine = [s for s in report.sections if s.run_id == run.run_id]
+        tasks = max((r.n for s in mine if (r := _overall(s)) is not None), default=0)
+        errors = max((k.count for s in mine for k in s.taxonomy.classes if k.status == "model_error"), default=0)
+        console.print(escape(f"run {run.run_id} · model {run.model} · {tasks} tasks · {errors} model error(s)"), highlight=False)
+        console.print(summary_table(report, mine))
+    for c in report.comparisons:
+        overall = next((d for d in c.strata if d.dimension == "all"), None)
+        if overall is not None and overall.n:
+            several = c.first.run_id != c.second.run_id
+            console.print(f"  {_series_name(c.second, several)} vs {_series_name(c.first, several)}: {100 * overall.difference:+.1f} points "
+                          f"(+{overall.only_second} / −{overall.only_first} tasks, exact McNemar p = {overall.p_value:.3g})",
+                          markup=False, highlight=False)
+    notes = sum(len(s.notable) for s in report.sections)
+    if notes:
+        console.print(f"  {notes} outcome(s) worth a look: see the full report", markup=False, highlight=False)
+    # commands are printed whole (soft wrap) so that a narrow terminal does not break them for copying
+    console.print(f"full report (strata, error classes, similarity): {report_command}", markup=False, highlight=False, soft_wrap=True)
+    console.print(f"charts and every task on one page: {report_command} --html report.html", markup=False, highlight=False, soft_wrap=True)

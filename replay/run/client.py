@@ -1,0 +1,172 @@
+"""The replay side of the LSP conversation: start a language server and ask it for completions.
+
+It speaks plain LSP over stdio (pygls's client), so it drives simpilot's bridge or any other
+server that answers ``textDocument/inlineCompletion``. Documents are opened, asked about and
+closed one task at a time per URI; different files are asked concurrently.
+Session and trace replay instead hold a document open and edit it between requests
+(:meth:`BridgeClient.open_document`), as an editor does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from replay import __version__
+from replay.core.errors import SimpilotError
+from replay.core.records import Position
+
+REQUEST_TIMEOUT_S = 900.0
+
+
+def bridge_command() -> list[str]:
+    return [sys.executable, "-m", "lsp_bridge"]
+
+
+class BridgeClient:
+    def __init__(self, command: list[str], init_options: dict[str, Any], roots: list[Path], log: Path | None = None):
+        self.command = command
+        self.init_options = init_options
+        self.roots = roots
+        self.log = log
+        self.client = LanguageClient("simpilot-replay", __version__)
+        self.server_info: types.ServerInfo | None = None
+        self.pid: int | None = None
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._version = 0
+        self._drain: asyncio.Task | None = None
+
+    async def __aenter__(self) -> BridgeClient:
+        try:
+            await self.client.start_io(*self.command)
+        except OSError as exc:
+            raise SimpilotError(f"cannot start the language server {self.command[0]!r}: {exc}") from None
+        server = self.client._server
+        self.pid = server.pid if server else None
+        if server is not None and server.stderr is not None:
+            self._drain = asyncio.create_task(self._drain_stderr(server.stderr))
+        folders = [types.WorkspaceFolder(uri=r.as_uri(), name=r.name) for r in self.roots]
+        params = types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                text_document=types.TextDocumentClientCapabilities(inline_completion=types.InlineCompletionClientCapabilities())
+            ),
+            process_id=None,
+            root_uri=folders[0].uri if folders else None,
+            workspace_folders=folders or None,
+            initialization_options=self.init_options,
+        )
+        try:
+            result = await asyncio.wait_for(self.client.initialize_async(params), 60)
+        except Exception as exc:
+            await self._stop()
+            raise SimpilotError(f"the language server did not initialize: {exc}") from None
+        caps = result.capabilities
+        if not caps.inline_completion_provider:
+            await self._stop()
+            raise SimpilotError(f"the language server {self.command!r} does not offer textDocument/inlineCompletion")
+        self.server_info = result.server_info
+        self.client.initialized(types.InitializedParams())
+        return self
+
+    async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
+        sink = self.log.open("ab") if self.log else None
+        try:
+            while chunk := await stream.read(65536):
+                if sink:
+                    sink.write(chunk)
+                    sink.flush()
+        finally:
+            if sink:
+                sink.close()
+
+    async def complete(self, uri: str, language: str, text: str, cursor: Position) -> tuple[str | None, str | None, float]:
+        """``(raw text, error, latency in ms)`` for one request at ``cursor`` of a document
+        holding ``text``. Errors from the server are returned, not raised; a dead server raises."""
+        async with self.open_document(uri, language, text) as document:
+            return await document.ask(cursor)
+
+    @asynccontextmanager
+    async def open_document(self, uri: str, language: str, text: str) -> AsyncIterator[OpenDocument]:
+        """Keep one document open for several requests (session replay, trace replay): didOpen
+        now, didClose on leaving. Other requests for ``uri`` wait until then."""
+        async with self._locks[uri]:
+            self._version += 1
+            doc = types.TextDocumentItem(uri=uri, language_id=language, version=self._version, text=text)
+            self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=doc))
+            try:
+                yield OpenDocument(self, uri)
+            finally:
+                if not self.client.stopped:
+                    self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+
+    async def _stop(self) -> None:
+        try:
+            await self.client.stop()
+        except Exception:
+            pass
+        if self._drain:
+            self._drain.cancel()
+
+    async def __aexit__(self, *exc: object) -> None:
+        if not self.client.stopped:
+            try:
+                await asyncio.wait_for(self.client.shutdown_async(None), 10)
+                self.client.exit(None)
+            except Exception:
+                pass
+        await self._stop()
+
+
+class OpenDocument:
+    """A document held open by :meth:`BridgeClient.open_document`: change it and ask about it."""
+
+    def __init__(self, bridge: BridgeClient, uri: str):
+        self.bridge = bridge
+        self.uri = uri
+
+    def change(self, changes: list[types.TextDocumentContentChangeEvent]) -> None:
+        """One didChange notification carrying ``changes`` (incremental or whole-document)."""
+        self.bridge._version += 1
+        doc = types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.bridge._version)
+        self.bridge.client.text_document_did_change(types.DidChangeTextDocumentParams(text_document=doc, content_changes=changes))
+
+    async def ask(self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked) -> tuple[str | None, str | None, float]:
+        """``(raw text, error, latency in ms)`` for one request at ``cursor``, with the same error
+        rules as :meth:`BridgeClient.complete`."""
+        client = self.bridge.client
+        params = types.InlineCompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=self.uri),
+            position=types.Position(line=cursor.line, character=cursor.character),
+            context=types.InlineCompletionContext(trigger_kind=trigger_kind),
+        )
+        start = time.perf_counter()
+        try:
+            result = await asyncio.wait_for(client.text_document_inline_completion_async(params), REQUEST_TIMEOUT_S)
+            raw, error = _first_insert_text(result), None
+        except asyncio.TimeoutError:
+            raw, error = None, f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
+        except Exception as exc:  # a JSON-RPC error response, or the server died
+            if client.stopped:
+                raise SimpilotError(f"the language server exited: {exc}; results so far are stored, resume with --resume") from None
+            raw, error = None, str(exc) or type(exc).__name__
+        latency = (time.perf_counter() - start) * 1000
+        if raw is None and error is None:
+            error = "the language server answered no completion item"
+        return raw, error, latency
+
+
+def _first_insert_text(result: types.InlineCompletionList | Sequence[types.InlineCompletionItem] | None) -> str | None:
+    items = result.items if isinstance(result, types.InlineCompletionList) else result
+    if not items:
+        return None
+    text = items[0].insert_text
+    return text if isinstance(text, str) else text.value

@@ -1,0 +1,53 @@
+"""The demo's runs (``simpilot demo``): the bundled scenarios replayed by the oracle and the empty
+model, and by every recorded model under the four presets, sharing one evaluator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.core.errors import SimpilotError
+from replay.core.locations import catalog_for
+from replay.core.manifest import project_root
+from replay.core.recordings import read_recordings
+from replay.core.scenarios import read_tasks
+from replay.execution.sandbox import Sandbox
+from replay.execution.shared import SharingEvaluator
+from replay.run.driver import run_replay
+from replay.run.progress import err, progress_bar
+from replay.store import Store
+
+
+def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox: bool = False) -> list[str]:
+    """Replay the demo's runs into the store ``db`` (each run replaced) and return their ids."""
+    scenario_dir = project_root() / "scenarios"
+    scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
+    if not scenarios:
+        raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
+    count = sum(1 for s in scenarios for _ in read_tasks(s))
+    runs: list[tuple[str, str, tuple[str, ...], set[str] | None]] = [
+        ("demo-oracle", "oracle", ("simcopilot",), None), ("demo-empty", "empty", ("simcopilot",), None)]
+    for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
+        # a real model's recorded answers: raw and post-processed, on the tasks it was asked
+        recorded = {a.task_id for a in read_recordings(folder)}
+        if recorded:
+            runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded))
+    total = sum((count if only is None else len(only)) * len(presets) for _, _, presets, only in runs)
+    err.print(f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
+              f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)")
+    catalog = catalog_for(scenarios)
+    store = Store(db)
+    ids: list[str] = []
+    try:
+        # one evaluator for the three runs: warm test servers are started once, and a text that
+        # lands in the same hole in two runs (an empty answer, say) is tested once
+        with SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, progress_bar() as bar:
+            overall = bar.add_task("[bold]demo[/]", total=total)
+            for run_id, model, presets, only in runs:
+                store.delete_run(run_id)
+                ids.append(run_replay(db, scenarios, model, presets, run_id=run_id, resume=False, jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox,
+                                      store=store, full_suite=full_suite, only=only, catalog=catalog, evaluator=evaluator, bar=bar,
+                                      on_advance=lambda: bar.advance(overall)))
+    finally:
+        store.close()
+    return ids

@@ -1,0 +1,110 @@
+"""A replay run from scenario files to stored outcomes: what ``simpilot replay``, ``demo`` and
+``record`` call. It loads the tasks, finds their repositories, resolves the model and the run's
+configuration, opens (or resumes) the run in the store and drives the pipeline with a progress bar.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable, Collection
+from contextlib import ExitStack
+from pathlib import Path
+
+from rich.progress import Progress
+
+from postprocess import PRESETS
+from replay.core.errors import SimpilotError
+from replay.core.locations import catalog_for
+from replay.core.manifest import RepoCatalog
+from replay.core.records import Task
+from replay.core.scenarios import read_tasks
+from replay.execution.evaluate import Evaluator
+from replay.execution.sandbox import Sandbox
+from replay.run.client import bridge_command
+from replay.run.models_config import resolve_model
+from replay.run.pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
+from replay.run.progress import err, progress
+from replay.run.run_config import redact_model_name, run_config
+from replay.run.session import run_session
+from replay.store import Store
+
+
+def load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for path in scenarios:
+        for task in read_tasks(path):
+            if task.id in seen:
+                raise SimpilotError(f"{path}: task {task.id} appears twice in the scenario files given")
+            seen.add(task.id)
+            tasks.append(task)
+    if not tasks:
+        raise SimpilotError("the scenario files hold no tasks")
+    return tasks
+
+
+def run_replay(
+    db: Path, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
+    jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
+    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
+    only: Collection[str] | None = None, executor: str = "local", address: str | None = None, catalog: RepoCatalog | None = None,
+    evaluator: Evaluator | None = None, bar: Progress | None = None, on_advance: Callable[[], None] = lambda: None,
+) -> str:
+    """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
+    outcomes; with ``session`` the answers are asked as a developer typing down each file would
+    get them (``run/session.py``) before they are judged as usual."""
+    tasks = load_tasks(scenarios)
+    if only is not None:
+        tasks = [t for t in tasks if t.id in only]
+    catalog = catalog or catalog_for(scenarios, repo_paths)
+    check_sources(tasks, catalog)
+    spec = resolve_model(model, models_file, list(scenarios))
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    run_id = run_id or f"{redact_model_name(model).replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    command = server_command or tuple(bridge_command())
+    config = run_config(spec, {p: PRESETS[p] for p in presets}, sandboxed=sandbox.enabled, limits=sandbox.limits, full_suite=full_suite,
+                        server_command=None if command == tuple(bridge_command()) else command, session=session)
+    settings = ReplaySettings(
+        run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
+        server_command=command, jobs=jobs, concurrency=int(spec.get("concurrency", 4)), resume=resume,
+        log=db.parent / f"{run_id}.bridge.log", executor=executor, address=address, config=config,
+    )
+    own_store = store is None
+    store = store or Store(db)
+    try:
+        how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
+        open_run(store, settings, tasks, how)
+        store.add_presets(run_id, {p: PRESETS[p] for p in presets})
+        if session:
+            _ask_as_a_session(store, settings, tasks, catalog)
+        with ExitStack() as stack:
+            if evaluator is None:
+                evaluator = stack.enter_context(Evaluator(catalog, sandbox, jobs, full_suite=full_suite))
+            shown, tid = stack.enter_context(progress(f"{run_id}", bar))
+            shown.update(tid, total=len(tasks) * len(presets))
+
+            def advance() -> None:
+                shown.advance(tid)
+                on_advance()
+
+            asyncio.run(replay_run(store, evaluator, tasks, settings, advance))
+        errors = [c for c in store.completions(run_id).values() if not c.ok]
+        if errors:
+            err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
+            err.print(f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]")
+    finally:
+        if own_store:
+            store.close()
+    return run_id
+
+
+def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task], catalog: RepoCatalog) -> None:
+    """Ask every task not yet answered as part of a typing session over its file; the normal
+    replay then finds the answers stored and only judges them."""
+    answered = {task_id for task_id, c in store.completions(settings.run_id).items() if c.ok}
+    roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
+    init_options = {"model": settings.model_spec, "postprocess": None}
+    err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
+    asyncio.run(run_session(settings.server_command, init_options, tasks, roots, log=settings.log, skip=answered,
+                            concurrency=settings.concurrency, on_completion=lambda c: store.add_completion(settings.run_id, c)))

@@ -1,0 +1,97 @@
+"""Model names → model specs for the bridge.
+
+Built in: ``oracle`` (the ground truth), ``noisy-oracle[:SEED]`` (the ground truth corrupted as models
+corrupt it, ``postprocess/noise.py``) and ``empty``. Others come from a ``models.toml``, one
+table per model; ``kind`` picks the endpoint's wire format, the other keys are the settings of
+``lsp_bridge.models.settings.EndpointSettings`` (unknown keys are an error)::
+
+    [models.qwen-chat]                  # chat model, SimCopilot hole-marker prompt
+    kind = "openai-chat"
+    base_url = "http://127.0.0.1:8000/v1"
+    model = "Qwen/Qwen2.5-Coder-7B-Instruct"
+    api_key_env = "OPENAI_API_KEY"      # the *name* of the variable; keys are never stored
+    timeout = 60
+    retries = 3
+
+    [models.starcoder2]                 # FIM base model behind /v1/completions
+    kind = "openai-completions"
+    base_url = "http://127.0.0.1:8000/v1"
+    model = "bigcode/starcoder2-3b"
+    fim_family = "starcoder"            # raw FIM prompt; or prompt_mode = "suffix"
+    cache_db = "cache/starcoder2.sqlite"  # raw-output store, relative to this file
+
+    [models.llamacpp]
+    kind = "llamacpp-infill"            # llama.cpp server /infill
+    base_url = "http://127.0.0.1:8080"
+
+    [models.qwen-ollama]
+    kind = "ollama"                     # /api/generate with suffix (fim_family: raw FIM)
+    base_url = "http://127.0.0.1:11434"
+    model = "qwen2.5-coder:1.5b-base"
+
+or inline as ``KIND:MODEL@BASE_URL`` for the HTTP kinds (``openai-chat:m@http://…/v1``,
+``ollama:qwen2.5-coder:1.5b@http://127.0.0.1:11434``, ``llamacpp-infill:@http://127.0.0.1:8080``),
+with every other setting at its default.
+
+Specs are checked here, before any server starts, so a typo is a usage error naming the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from replay.core.errors import SimpilotError
+
+BUILTIN = {"oracle": {"kind": "oracle"}, "empty": {"kind": "empty"}}
+
+
+def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict[str, Any]:
+    from lsp_bridge.models import HTTP_KINDS  # the bridge's kinds; imported late, as the bridge imports replay
+
+    kind, sep, rest = name.partition(":")
+    spec: dict[str, Any]
+    if name in BUILTIN:
+        spec = dict(BUILTIN[name])
+    elif sep and kind in HTTP_KINDS and "@" in rest:
+        model, _, url = rest.rpartition("@")
+        spec = {"kind": kind, "model": model, "base_url": url}
+    elif kind == "noisy-oracle" and (not sep or rest.isdigit()):
+        spec = {"kind": "noisy-oracle", "seed": int(rest or 0)}
+    elif sep and kind == "recorded" and rest:
+        spec = {"kind": "recorded", "folder": str(Path(rest).resolve())}
+    else:
+        path = config or Path("models.toml")
+        if not path.exists():
+            inline = ", ".join(f"{k}:MODEL@URL" for k in HTTP_KINDS)
+            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}")
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise SimpilotError(f"{path}: not valid TOML ({exc})") from None
+        if not isinstance(table, dict):
+            raise SimpilotError(f"{path}: 'models' must be tables, one per model: [models.{name}] with kind = \"…\" and its settings")
+        if name in table and not isinstance(table[name], dict):
+            raise SimpilotError(f"{path}: model {name!r} must be a table of settings, e.g. [models.{name}] then kind = {table[name]!r} on the next line")
+        if name not in table:
+            known = ", ".join(sorted(k for k, v in table.items() if isinstance(v, dict))) or "none"
+            raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
+        spec = dict(table[name])
+        if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
+            spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
+    check_spec(name, spec)
+    if spec.get("kind") in ("oracle", "noisy-oracle"):
+        spec["scenarios"] = [str(p.resolve()) for p in scenarios]
+    return spec
+
+
+def check_spec(name: str, spec: dict[str, Any]) -> None:
+    """Raise SimpilotError when the bridge would refuse ``spec`` (an unknown kind or setting, a
+    bad value), so that a run fails at the start and not at its first request."""
+    from lsp_bridge.models import ModelError, check_spec as check_model_spec
+
+    try:
+        check_model_spec(spec)
+    except ModelError as exc:
+        raise SimpilotError(f"model {name!r}: {exc}") from None

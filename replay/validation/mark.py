@@ -1,0 +1,48 @@
+"""``simpilot mark`` for one repository: mark, validate, and write what is kept.
+
+The scenario file is written only when the gate keeps a task (an empty file would only fail later,
+at replay), and an existing one is then left as it was; where the repository is gets recorded
+beside it (``core/locations.py``) so that later commands find it without ``--repo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from replay.core.locations import remember
+from replay.core.manifest import Manifest, RepoCatalog
+from replay.core.records import Kind
+from replay.core.scenarios import write_tasks
+from replay.execution.evaluate import Evaluator
+from replay.execution.sandbox import Sandbox
+from replay.marking import MarkResult
+from replay.validation.gate import GateReport, mark_validated
+
+
+@dataclass(frozen=True)
+class Marked:
+    marked: MarkResult
+    report: GateReport
+    target: Path  # the scenario file, written only when ``report.kept``
+
+    @property
+    def written(self) -> bool:
+        return bool(self.report.kept)
+
+
+def mark_into(
+    out: Path, manifest: Manifest, location: str | Path, sandbox: Sandbox, *, seed: int, per_kind: int | None, kinds: set[Kind],
+    jobs: int, max_per_file: int | None = None, full_suite: bool = False,
+    progress_total: Callable[[int], None] | None = None, progress: Callable[[], None] | None = None,
+) -> Marked:
+    """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``."""
+    with Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite) as evaluator:
+        marked, report = mark_validated(manifest, evaluator, seed=seed, per_kind=per_kind, kinds=kinds, jobs=jobs,
+                                        max_per_file=max_per_file, progress_total=progress_total, progress=progress)
+    target = out / f"{manifest.name}.jsonl"
+    if report.kept:
+        write_tasks(target, report.kept)
+        remember(out, manifest.name, location)
+    return Marked(marked, report, target)
