@@ -19,7 +19,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m lsp_bridge", description="simpilot's LSP bridge on stdio")
     parser.add_argument("--model-json", default='{"kind": "empty"}', help="default model spec (JSON object)")
     parser.add_argument("--postprocess", default=None, help="post-processing preset applied to answers")
-    parser.add_argument("--preset-steps", default=None, help="the steps of --postprocess, comma-separated (for a preset defined in a presets file)")
+    parser.add_argument(
+        "--preset-steps", default=None, help="the steps of --postprocess, comma-separated (for a preset defined in a presets file)"
+    )
     parser.add_argument("--log-file", default=None, help="write the server's log here (stdout is the protocol)")
     parser.add_argument("--record", default=None, help="append what the editor sends and the server answers to this trace file (JSONL)")
     args = parser.parse_args(argv)

@@ -140,4 +140,3 @@ def fim_context(request: CompletionRequest, context_chars: int, context_tokens: 
 
 def _name(request: CompletionRequest) -> str:
     return request.path.rsplit("/", 1)[-1]
-

@@ -14,7 +14,6 @@ from pygls.workspace import TextDocument
 
 from .models.base import CompletionRequest
 
-
 _LINE_END = re.compile(r"\r\n|\r|\n")  # LSP's line ends, and only those
 
 
@@ -54,7 +53,9 @@ def lsp_request(document: TextDocument, position: types.Position) -> CompletionR
     )
 
 
-def lsp_inline_items(text: str, position: types.Position, accept_command: str | None = None, uri: str | None = None) -> types.InlineCompletionList:
+def lsp_inline_items(
+    text: str, position: types.Position, accept_command: str | None = None, uri: str | None = None
+) -> types.InlineCompletionList:
     """One inline item inserting ``text`` at ``position`` (an empty range: nothing is replaced).
     With ``accept_command`` the item carries that command (arguments: the document URI and the
     text), which the editor runs when the developer accepts it, as Copilot's items do."""

@@ -50,7 +50,16 @@ FAMILIES: dict[str, FimFamily] = {
             name="qwen",
             template="<|fim_prefix|>{pre}<|fim_suffix|>{suf}<|fim_middle|>",
             stop=("<|endoftext|>", "<|fim_pad|>", "<|file_sep|>"),
-            tokens=("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|fim_pad|>", "<|endoftext|>", "<|file_sep|>", "<|repo_name|>", "<|im_end|>"),
+            tokens=(
+                "<|fim_prefix|>",
+                "<|fim_suffix|>",
+                "<|fim_middle|>",
+                "<|fim_pad|>",
+                "<|endoftext|>",
+                "<|file_sep|>",
+                "<|repo_name|>",
+                "<|im_end|>",
+            ),
         ),
         FimFamily(
             name="deepseek",

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 HOLE = "<<<HOLE>>>"
 
-_SYSTEM = (
-    "You are a code completion engine inside an IDE. You answer with code only: no explanations, "
-    "no markdown, no comments."
-)
+_SYSTEM = "You are a code completion engine inside an IDE. You answer with code only: no explanations, no markdown, no comments."
 
 _INFILL = """Below is {language} code: other files of the repository (if any), each after a header comment naming it,
 then the file being edited, with the part that holds the marker {hole} placed last. The marker stands

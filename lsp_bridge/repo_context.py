@@ -72,7 +72,7 @@ def directory_distance(a: str, b: str) -> int:
     """Directory hops between the folders of two repository-relative POSIX paths (same folder: 0)."""
     da, db = PurePosixPath(a).parent.parts, PurePosixPath(b).parent.parts
     common = 0
-    for x, y in zip(da, db):
+    for x, y in zip(da, db, strict=False):  # up to the shorter path
         if x != y:
             break
         common += 1

@@ -111,8 +111,13 @@ def build_server(defaults: BridgeOptions | None = None, trace: TraceWriter | Non
         result = lsp_inline_items(text, params.position, ACCEPT_COMMAND, uri)
         ls.last_answered = uri
         ls.record(
-            "complete", request_id=request_id, uri=uri, line=params.position.line, character=params.position.character,
-            trigger_kind=int(params.context.trigger_kind), items=[item.insert_text for item in result.items],
+            "complete",
+            request_id=request_id,
+            uri=uri,
+            line=params.position.line,
+            character=params.position.character,
+            trigger_kind=int(params.context.trigger_kind),
+            items=[item.insert_text for item in result.items],
             latency_ms=round((time.perf_counter() - start) * 1000, 3),
         )
         return result

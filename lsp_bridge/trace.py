@@ -51,8 +51,7 @@ EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "open": {"uri": _STR, "language_id": _STR, "version": _INT, "text": _STR},
     "change": {"uri": _STR, "version": _INT, "changes": _LIST},
     "close": {"uri": _STR},
-    "complete": {"request_id": _ID, "uri": _STR, "line": _INT, "character": _INT, "trigger_kind": _INT,
-                 "items": _LIST, "latency_ms": _NUM},
+    "complete": {"request_id": _ID, "uri": _STR, "line": _INT, "character": _INT, "trigger_kind": _INT, "items": _LIST, "latency_ms": _NUM},
     "cancel": {"request_id": _ID},
     "shown": {"uri": _STR, "text": _STR},
     "accept": {"uri": _STR, "text": _STR},
@@ -131,8 +130,15 @@ def json_changes(changes: Iterable[types.TextDocumentContentChangeEvent]) -> lis
         if rng is None:
             out.append({"range": None, "text": change.text})
         else:
-            out.append({"range": {"start": {"line": rng.start.line, "character": rng.start.character},
-                                  "end": {"line": rng.end.line, "character": rng.end.character}}, "text": change.text})
+            out.append(
+                {
+                    "range": {
+                        "start": {"line": rng.start.line, "character": rng.start.character},
+                        "end": {"line": rng.end.line, "character": rng.end.character},
+                    },
+                    "text": change.text,
+                }
+            )
     return out
 
 
@@ -193,7 +199,9 @@ def _change(value: Any, i: int) -> TextChange:
         return TextChange(None, value["text"])
     if not isinstance(rng, dict):
         raise ValueError(f"changes[{i}].range is neither an object nor null")
-    return TextChange((_position(rng.get("start"), f"changes[{i}].range.start"), _position(rng.get("end"), f"changes[{i}].range.end")), value["text"])
+    return TextChange(
+        (_position(rng.get("start"), f"changes[{i}].range.start"), _position(rng.get("end"), f"changes[{i}].range.end")), value["text"]
+    )
 
 
 def parse_event(line: str, lineno: int) -> TraceEvent:

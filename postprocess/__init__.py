@@ -23,6 +23,17 @@ from .presets import (
 )
 
 __all__ = [
-    "BUILTIN_PRESETS", "Change", "HoleContext", "PRESETS", "PresetError", "Processed", "STEPS",
-    "ablation_name", "is_ablation", "load_presets", "register_presets", "run_preset", "run_steps",
+    "BUILTIN_PRESETS",
+    "Change",
+    "HoleContext",
+    "PRESETS",
+    "PresetError",
+    "Processed",
+    "STEPS",
+    "ablation_name",
+    "is_ablation",
+    "load_presets",
+    "register_presets",
+    "run_preset",
+    "run_steps",
 ]

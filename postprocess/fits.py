@@ -29,7 +29,6 @@ from .context import HoleContext
 from .javascan import CLOSERS, OPENERS, PAIRS, code_brackets
 from .syntax import LANGUAGES, parse, parser
 
-
 _CODE = re.compile(r"\S")
 _TOP_LEVEL = re.compile(r"^(?!(?:else|elif|except|finally)\b)[A-Za-z_@]", re.MULTILINE)
 
@@ -153,8 +152,14 @@ def _errors(language: str, prefix: str, suffix: str, text: str) -> int:
         end = Point(at.row + lines, len(body) - body.rfind(b"\n") - 1)
     else:
         end = Point(at.row, at.column + len(body))
-    edited.edit(start_byte=len(head), old_end_byte=len(head), new_end_byte=len(head) + len(body),
-                start_point=at, old_end_point=at, new_end_point=end)
+    edited.edit(
+        start_byte=len(head),
+        old_end_byte=len(head),
+        new_end_byte=len(head) + len(body),
+        start_point=at,
+        old_end_point=at,
+        new_end_point=end,
+    )
     root = parser(language).parse(head + body + tail, edited).root_node
     misindented = _misindented(root, len(head), len(head) + len(body)) if language == "python" else 0
     return _count_errors(root) + misindented

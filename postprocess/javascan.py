@@ -10,7 +10,7 @@ from __future__ import annotations
 
 OPENERS = "([{"
 CLOSERS = ")]}"
-PAIRS = dict(zip(CLOSERS, OPENERS))
+PAIRS = dict(zip(CLOSERS, OPENERS, strict=True))
 
 
 def code_brackets(text: str) -> list[int]:

@@ -46,7 +46,7 @@ _TRAILERS = (
     "Explanation: the code above completes the block.",
     "Note that no other changes are needed.",
 )
-_APPENDED = {"python": "print(\"done\")", "java": "System.out.println(\"done\");"}
+_APPENDED = {"python": 'print("done")', "java": 'System.out.println("done");'}
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +90,11 @@ def _regenerated_source(ctx: HoleContext, where: str, lines: int = 1) -> list[st
     """The lines a model would repeat: the ``lines`` nearest non-blank lines (one more when they
     say too little to be recognised as a copy, like ``}`` or ``else:``), in file order."""
     if not ctx.block:
-        return [ctx.line_prefix.lstrip()] if where == "above" and ctx.line_prefix.strip() else (
-            [ctx.line_suffix] if where == "below" and ctx.line_suffix.strip() else [])
+        return (
+            [ctx.line_prefix.lstrip()]
+            if where == "above" and ctx.line_prefix.strip()
+            else ([ctx.line_suffix] if where == "below" and ctx.line_suffix.strip() else [])
+        )
     pool = ctx.lines_above[::-1] if where == "above" else ctx.lines_below
     code = [line for line in pool if line.strip()][: lines + 1]
     picked = code[:lines]
@@ -157,8 +160,9 @@ def _regenerated_widened(gt: str, ctx: HoleContext) -> tuple[str, str]:
     below) as it takes to make a recognisable copy; failing that, the nearest line as it is.
     Unchanged only when the document holds no other code at all."""
     sides = ("above", "below") if ctx.infill else ("above",)
-    nearest = {where: [line for line in (ctx.lines_above[::-1] if where == "above" else ctx.lines_below) if line.strip()]
-               for where in sides}
+    nearest = {
+        where: [line for line in (ctx.lines_above[::-1] if where == "above" else ctx.lines_below) if line.strip()] for where in sides
+    }
     for where in sides:
         for count in range(1, len(nearest[where]) + 1):
             picked = _regenerated_source(ctx, where, count)

@@ -50,8 +50,7 @@ BUILTIN_PRESETS: dict[str, tuple[str, ...]] = {
     "syntax": ("strip_noncode", "drop_regenerated", "reindent", "balance_brackets", "truncate_syntax"),
     # what IDE assistants do as a completion streams in (Continue, Tabby); answers are first put
     # at the hole's indentation so the scope filter sees real block structure
-    "ide": ("strip_noncode", "drop_regenerated", "reindent", "stop_at_suffix_line", "cut_repetition",
-            "limit_scope", "drop_suffix_closer"),
+    "ide": ("strip_noncode", "drop_regenerated", "reindent", "stop_at_suffix_line", "cut_repetition", "limit_scope", "drop_suffix_closer"),
 }
 
 # The presets known to this process: the built-in ones plus any loaded with ``register_presets``.
@@ -130,8 +129,8 @@ def check_steps(name: str, steps: object) -> tuple[str, ...]:
 def load_presets(path: Path) -> dict[str, tuple[str, ...]]:
     """Presets defined in a TOML file, one table each::
 
-        [presets.fences-and-indent]
-        steps = ["strip_noncode", "reindent"]
+    [presets.fences-and-indent]
+    steps = ["strip_noncode", "reindent"]
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

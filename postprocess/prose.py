@@ -46,10 +46,16 @@ _KEYWORDS = {"python": frozenset([*keyword.kwlist, *keyword.softkwlist]), "java"
 _TOKEN = re.compile(r"(?:[^\W\d]|\$)[\w$]*|\d[\w.]*|\S")  # a name, a number, or one sign
 
 # The tokens that can hide brackets, and the multi-line literals and comments a hole can start in
-_PY_LEXEME = re.compile(r"#[^\n]*|'''(?:\\.|[^\\])*?(?:'''|\Z)|\"\"\"(?:\\.|[^\\])*?(?:\"\"\"|\Z)"
-                        r"|'(?:\\.|[^'\\\n])*(?:'|$)|\"(?:\\.|[^\"\\\n])*(?:\"|$)", re.S | re.M)
-_JAVA_LEXEME = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"\"\"(?:\\.|[^\\])*?(?:\"\"\"|\Z)"
-                          r"|'(?:\\.|[^'\\\n])*(?:'|$)|\"(?:\\.|[^\"\\\n])*(?:\"|$)", re.S | re.M)
+_PY_LEXEME = re.compile(
+    r"#[^\n]*|'''(?:\\.|[^\\])*?(?:'''|\Z)|\"\"\"(?:\\.|[^\\])*?(?:\"\"\"|\Z)"
+    r"|'(?:\\.|[^'\\\n])*(?:'|$)|\"(?:\\.|[^\"\\\n])*(?:\"|$)",
+    re.S | re.M,
+)
+_JAVA_LEXEME = re.compile(
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"\"\"(?:\\.|[^\\])*?(?:\"\"\"|\Z)"
+    r"|'(?:\\.|[^'\\\n])*(?:'|$)|\"(?:\\.|[^\"\\\n])*(?:\"|$)",
+    re.S | re.M,
+)
 _LEXEMES = {"python": _PY_LEXEME, "java": _JAVA_LEXEME}
 _BLOCK_LITERALS = {"python": ("'''", '"""'), "java": ("/*", '"""')}
 
@@ -58,8 +64,10 @@ _ANCHOR = {
     "python": re.compile(r"[ \t]*(?:async[ \t]+def|def|class)[ \t]|[ \t]*@\w"),
     # a member of a top-level type, or a top-level declaration: a window starting at a statement
     # or a nested member would leave tree-sitter guessing what encloses it
-    "java": re.compile(r"(?: {0,4}|\t?)(?:(?:public|private|protected|static|final|abstract|class|interface|enum"
-                       r"|record|import|package)\s|@\w)"),
+    "java": re.compile(
+        r"(?: {0,4}|\t?)(?:(?:public|private|protected|static|final|abstract|class|interface|enum"
+        r"|record|import|package)\s|@\w)"
+    ),
 }
 _JAVA_MEMBERS = "class W {\n"  # what a window starting at a member is put in
 _WINDOW_LINES = 150
@@ -144,8 +152,8 @@ def _open_quote(s: str, language: str) -> str:
 def _open_literal(text: str, language: str) -> str:
     """The opener of the string or comment ``text`` ends inside ("" when it ends in code)."""
     last = None
-    for last in _LEXEMES[language].finditer(text):
-        pass
+    for match in _LEXEMES[language].finditer(text):
+        last = match
     if last is None or last.end() != len(text):
         return ""
     token = last.group()

@@ -28,7 +28,8 @@ from replay.run.driver import load_tasks, run_replay
 from replay.run.models_config import resolve_model
 from replay.run.progress import err, progress
 from replay.run.recording import record as record_answers
-from replay.run.trace_replay import render as render_trace, replay_trace
+from replay.run.trace_replay import render as render_trace
+from replay.run.trace_replay import replay_trace
 from replay.store import Store
 from replay.validation.gate import NO_TESTS
 from replay.validation.mark import mark_into
@@ -61,9 +62,19 @@ def _jobs_default() -> int:
 
 
 @click.group(context_settings={"auto_envvar_prefix": "SIMPILOT", "help_option_names": ["-h", "--help"]})
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path("runs/simpilot.db"), show_default=True, help="SQLite file holding runs and outcomes.")
-@click.option("--presets", "presets_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="TOML file defining your own post-processing presets ([presets.NAME] steps = [...]) [default: ./presets.toml if present].")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("runs/simpilot.db"),
+    show_default=True,
+    help="SQLite file holding runs and outcomes.",
+)
+@click.option(
+    "--presets",
+    "presets_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML file defining your own post-processing presets ([presets.NAME] steps = [...]) [default: ./presets.toml if present].",
+)
 @click.version_option(__version__, prog_name="simpilot")
 @click.pass_context
 def cli(ctx: click.Context, db: Path, presets_file: Path | None) -> None:
@@ -89,19 +100,40 @@ def _load_user_presets(path: Path | None) -> None:
 
 @cli.command()
 @click.argument("repos", nargs=-1, required=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("scenarios"), show_default=True,
-              help="Folder for <repo>.jsonl, and repositories.json saying where each repository is.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("scenarios"),
+    show_default=True,
+    help="Folder for <repo>.jsonl, and repositories.json saying where each repository is.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for choosing holes; the same seed gives a byte-identical file.")
-@click.option("--per-kind", type=click.IntRange(1, 1000), help="Holes per file and kind before validation [default: one per 25 lines of the file, at least 2].")
+@click.option(
+    "--per-kind",
+    type=click.IntRange(1, 1000),
+    help="Holes per file and kind before validation [default: one per 25 lines of the file, at least 2].",
+)
 @click.option("--max-per-file", type=click.IntRange(1, 10000), help="Cap on holes per file, both kinds together [default: no cap].")
 @click.option("--kinds", type=click.Choice(["infill", "completion"]), multiple=True, help="Task kinds (default: both).")
-@click.option("--languages", type=click.Choice(["python", "java"]), multiple=True, help="Mark only repositories in these languages (default: all).")
-@click.option("--full-suite", is_flag=True, help="Validate with each repository's whole test command instead of the tests selected per hole.")
+@click.option(
+    "--languages", type=click.Choice(["python", "java"]), multiple=True, help="Mark only repositories in these languages (default: all)."
+)
+@click.option(
+    "--full-suite", is_flag=True, help="Validate with each repository's whole test command instead of the tests selected per hole."
+)
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
 def mark(
-    repos: tuple[str, ...], out: Path, seed: int, per_kind: int | None, max_per_file: int | None, kinds: tuple[str, ...],
-    languages: tuple[str, ...], full_suite: bool, jobs: int, unsafe_no_sandbox: bool,
+    repos: tuple[str, ...],
+    out: Path,
+    seed: int,
+    per_kind: int | None,
+    max_per_file: int | None,
+    kinds: tuple[str, ...],
+    languages: tuple[str, ...],
+    full_suite: bool,
+    jobs: int,
+    unsafe_no_sandbox: bool,
 ) -> None:
     """Mark holes in REPOS (folders with simpilot.toml, or manifest files) and validate them.
 
@@ -119,23 +151,38 @@ def mark(
             err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
             continue
         with progress(f"validating {manifest.name}") as (bar, tid):
-            done = mark_into(out, manifest, location, sandbox, seed=seed, per_kind=per_kind, kinds=chosen, jobs=jobs,
-                             max_per_file=max_per_file, full_suite=full_suite,
-                             progress_total=lambda n: bar.update(tid, total=n), progress=lambda: bar.advance(tid))
+            done = mark_into(
+                out,
+                manifest,
+                location,
+                sandbox,
+                seed=seed,
+                per_kind=per_kind,
+                kinds=chosen,
+                jobs=jobs,
+                max_per_file=max_per_file,
+                full_suite=full_suite,
+                progress_total=lambda n: bar.update(tid, total=n),
+                progress=lambda: bar.advance(tid),
+            )
         marked, report, target = done.marked, done.report, done.target
         if not done.written:  # nothing written; an existing scenario file stays as it was
             empty.append(_nothing_kept(manifest, marked, report.dropped, target))
         kinds_count = Counter(t.kind.value for t in report.kept)
         err.print(
             f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, "
-            f"{len(report.kept)} kept" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "") + ", "
+            f"{len(report.kept)} kept"
+            + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "")
+            + ", "
             f"{len(report.dropped)} dropped → {target if report.kept else 'nothing written'}"
         )
         for why, count in Counter(why for _, why in report.dropped).most_common():
             err.print(f"  dropped {count}: {why}")
         if report.altered:
-            err.print(f"[yellow]  post-processing altered {len(report.altered)} ground truth(s); the tasks are kept, but this is a bug of "
-                      "the preset (it would turn a correct answer into another): please report it[/]")
+            err.print(
+                f"[yellow]  post-processing altered {len(report.altered)} ground truth(s); the tasks are kept, but this is a bug of "
+                "the preset (it would turn a correct answer into another): please report it[/]"
+            )
             for alteration in report.altered[:10]:
                 err.print(f"    {alteration.preset} (steps {', '.join(alteration.steps)}) on {alteration.task.id}")
         for path, why in marked.skipped:
@@ -148,22 +195,28 @@ def _nothing_kept(manifest, marked, dropped: list[tuple[Task, str]], target: Pat
     """Why ``manifest``'s repository kept no task, and what to do about it (one line): the most
     common reason for dropping its candidates decides the advice."""
     if not marked.tasks:
-        return (f"{manifest.name}: no task kept: its {marked.files} file(s) hold no hole worth asking (trivial code is skipped), "
-                f"nothing written to {target}: mark a repository with more code in {', '.join(manifest.sources)}")
+        return (
+            f"{manifest.name}: no task kept: its {marked.files} file(s) hold no hole worth asking (trivial code is skipped), "
+            f"nothing written to {target}: mark a repository with more code in {', '.join(manifest.sources)}"
+        )
     reasons = Counter(why for _, why in dropped).most_common()
     why = ", ".join(f"{count} {reason}" for reason, count in reasons[:3])
     top = reasons[0][0] if reasons else ""
     if top.startswith(NO_TESTS):
-        advice = (f"check that the tests in {', '.join(manifest.tests) or 'the repository'} import and call the code in "
-                  f"{', '.join(manifest.sources)} (a hole needs a test that runs it)")
+        advice = (
+            f"check that the tests in {', '.join(manifest.tests) or 'the repository'} import and call the code in "
+            f"{', '.join(manifest.sources)} (a hole needs a test that runs it)"
+        )
     elif top.startswith("tests pass with the hole filled"):
         advice = "the tests run the code but do not check what it computes: add assertions on its results"
     elif top.startswith("the selected tests fail"):
         advice = "make the tests pass on the untouched code"
     else:
         advice = "see the reasons above"
-    return (f"{manifest.name}: no task kept, all {len(marked.tasks)} candidates dropped ({why}); nothing written to {target}: "
-            f"{advice}, or try more candidates with --per-kind N")
+    return (
+        f"{manifest.name}: no task kept, all {len(marked.tasks)} candidates dropped ({why}); nothing written to {target}: "
+        f"{advice}, or try more candidates with --per-kind N"
+    )
 
 
 @cli.command()
@@ -201,27 +254,68 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
 
 @cli.command()
 @click.argument("scenarios", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--model", "-m", required=True, help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.")
-@click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot].")
+@click.option(
+    "--model",
+    "-m",
+    required=True,
+    help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.",
+)
+@click.option(
+    "--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot]."
+)
 @click.option("--run", "run_id", help="Run id [default: MODEL-timestamp].")
 @click.option("--resume", is_flag=True, help="Continue an existing run: skip what is stored, re-ask model errors.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
-@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is (folder with simpilot.toml, or manifest) [default: where 'mark' found it, or the bundled one].")
+@click.option(
+    "--repo",
+    "repo_paths",
+    multiple=True,
+    help="Where a repository is (folder with simpilot.toml, or manifest) [default: where 'mark' found it, or the bundled one].",
+)
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--server-command", help="Language server to drive instead of simpilot's bridge (a shell-style command line).")
 @click.option("--full-suite", is_flag=True, help="Run each repository's whole test command instead of the tests selected per task.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
-@click.option("--session", is_flag=True, help="Ask as a developer typing down each file would: one open document per file, edited between requests.")
-@click.option("--trace", "trace", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Instead of SCENARIOS: replay an editor trace (serve --record) and compare MODEL's answers with what was accepted.")
+@click.option(
+    "--session", is_flag=True, help="Ask as a developer typing down each file would: one open document per file, edited between requests."
+)
+@click.option(
+    "--trace",
+    "trace",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Instead of SCENARIOS: replay an editor trace (serve --record) and compare MODEL's answers with what was accepted.",
+)
 @click.option("--json", "as_json", is_flag=True, help="With --trace: print the comparison as JSON.")
-@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').",
+)
 @click.option("--address", help="With --executor ray: a running cluster's address or 'auto' [default: start a local Ray instance].")
 @click.option("--verbose", "-v", is_flag=True, help="Print the full report (every stratum) instead of the pass rate per preset.")
 @pass_context
-def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_paths, models_file, server_command, full_suite,
-           unsafe_no_sandbox, session, trace, as_json, executor, address, verbose) -> None:
+def replay(
+    ctx: Context,
+    scenarios,
+    model,
+    presets,
+    run_id,
+    resume,
+    jobs,
+    repo_paths,
+    models_file,
+    server_command,
+    full_suite,
+    unsafe_no_sandbox,
+    session,
+    trace,
+    as_json,
+    executor,
+    address,
+    verbose,
+) -> None:
     """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers (or,
     with --trace, for every request a developer accepted in a recorded editor session)."""
     import shlex
@@ -246,9 +340,21 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
     if resume:
         _check_resumable(ctx, run_id)
     run_id = run_replay(
-        ctx.db, scenarios, model, presets or ("none", "simcopilot"), run_id=run_id, resume=resume, jobs=jobs,
-        repo_paths=repo_paths, models_file=models_file, server_command=command,
-        unsafe_no_sandbox=unsafe_no_sandbox, full_suite=full_suite, session=session, executor=executor, address=address,
+        ctx.db,
+        scenarios,
+        model,
+        presets or ("none", "simcopilot"),
+        run_id=run_id,
+        resume=resume,
+        jobs=jobs,
+        repo_paths=repo_paths,
+        models_file=models_file,
+        server_command=command,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+        full_suite=full_suite,
+        session=session,
+        executor=executor,
+        address=address,
     )
     store = ctx.store()
     try:
@@ -262,8 +368,10 @@ def replay(ctx: Context, scenarios, model, presets, run_id, resume, jobs, repo_p
         render_summary(built, out, _report_command(ctx, run_id))
     if completions and not any(c.ok for c in completions):
         # nothing was measured: a script must be able to notice
-        raise SimpilotError(f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
-                            f"'simpilot replay … --run {run_id} --resume' re-asks them")
+        raise SimpilotError(
+            f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
+            f"'simpilot replay … --run {run_id} --resume' re-asks them"
+        )
 
 
 def _report_command(ctx: Context, *run_ids: str) -> str:
@@ -286,8 +394,10 @@ def _check_resumable(ctx: Context, run_id: str | None) -> None:
     finally:
         store.close()
     if not known:
-        raise SimpilotError(f"there is no run {run_id!r} in {ctx.db} to resume: leave out --resume to start it, "
-                            "or give the id of a stored run ('simpilot report' lists them)")
+        raise SimpilotError(
+            f"there is no run {run_id!r} in {ctx.db} to resume: leave out --resume to start it, "
+            "or give the id of a stored run ('simpilot report' lists them)"
+        )
 
 
 # -- report -----------------------------------------------------------------------------------
@@ -295,20 +405,56 @@ def _check_resumable(ctx: Context, run_id: str | None) -> None:
 
 @cli.command()
 @click.argument("runs", nargs=-1)
-@click.option("--json", "json_out", is_flag=False, flag_value="-", default=None, metavar="[FILE]",
-              help="Write the report as JSON to FILE; '--json' alone (last) prints it.")
-@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
-              help="Write one self-contained HTML report (charts, sortable tables, every task) to FILE.")
-@click.option("--csv", "csv_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR.")
-@click.option("--bootstrap", type=click.IntRange(0, 1_000_000), default=0, metavar="N",
-              help="Task-level percentile bootstrap intervals from N resamples instead of Wilson [default: Wilson].")
+@click.option(
+    "--json",
+    "json_out",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    metavar="[FILE]",
+    help="Write the report as JSON to FILE; '--json' alone (last) prints it.",
+)
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write one self-contained HTML report (charts, sortable tables, every task) to FILE.",
+)
+@click.option(
+    "--csv",
+    "csv_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR.",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0, 1_000_000),
+    default=0,
+    metavar="N",
+    help="Task-level percentile bootstrap intervals from N resamples instead of Wilson [default: Wilson].",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap (same seed, same intervals).")
-@click.option("--compare", "pairs", nargs=2, multiple=True, metavar="RUN:PRESET RUN:PRESET",
-              help="Compare these two series (repeatable) instead of the default comparisons.")
+@click.option(
+    "--compare",
+    "pairs",
+    nargs=2,
+    multiple=True,
+    metavar="RUN:PRESET RUN:PRESET",
+    help="Compare these two series (repeatable) instead of the default comparisons.",
+)
 @pass_context
-def report(ctx: Context, runs: tuple[str, ...], json_out: str | None, html_out: Path | None, csv_dir: Path | None,
-           bootstrap: int, seed: int, pairs: tuple[tuple[str, str], ...]) -> None:
+def report(
+    ctx: Context,
+    runs: tuple[str, ...],
+    json_out: str | None,
+    html_out: Path | None,
+    csv_dir: Path | None,
+    bootstrap: int,
+    seed: int,
+    pairs: tuple[tuple[str, str], ...],
+) -> None:
     """Pass rates with 95% intervals by stratum, error taxonomy, similarity and comparisons for
     RUNS [default: the latest run]. Text on stdout unless a file output is asked for."""
     from replay.reports.report import write_csv
@@ -379,8 +525,10 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, ver
     finally:
         store.close()
     err.print(f"results stored in {ctx.db}; the HTML report (charts, every task) is {page}")
-    err.print(f"'simpilot report {' '.join(ids)} --json' prints them as JSON; "
-              f"'simpilot compare {ids[-1]}' shows what each post-processing step does")
+    err.print(
+        f"'simpilot report {' '.join(ids)} --json' prints them as JSON; "
+        f"'simpilot compare {ids[-1]}' shows what each post-processing step does"
+    )
 
 
 # -- compare ----------------------------------------------------------------------------------
@@ -388,22 +536,36 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, ver
 
 @cli.command()
 @click.argument("run_id", metavar="RUN")
-@click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True,
-              help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide].")
+@click.option(
+    "--postprocess",
+    "-p",
+    "presets",
+    type=PresetType(),
+    multiple=True,
+    help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide].",
+)
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @pass_context
-def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo_paths: tuple[str, ...],
-            unsafe_no_sandbox: bool, as_json: bool) -> None:
+def compare(
+    ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo_paths: tuple[str, ...], unsafe_no_sandbox: bool, as_json: bool
+) -> None:
     """Compare post-processing presets on RUN's stored raw answers (the model is not asked
     again): pass rates, paired differences with exact McNemar p-values, and what each step fixed
     and broke. Outcomes for new presets are judged by the tests and stored in RUN."""
-    from replay.run.compare import compare_run, render as render_comparison
+    from replay.run.compare import compare_run
+    from replay.run.compare import render as render_comparison
 
-    comparison = compare_run(ctx.db, run_id, presets or ("none", "simcopilot", "syntax", "ide"), jobs=jobs, repo_paths=repo_paths,
-                             unsafe_no_sandbox=unsafe_no_sandbox)
+    comparison = compare_run(
+        ctx.db,
+        run_id,
+        presets or ("none", "simcopilot", "syntax", "ide"),
+        jobs=jobs,
+        repo_paths=repo_paths,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+    )
     if as_json:
         click.echo(json.dumps(comparison.to_json(), indent=2))
     else:
@@ -416,8 +578,16 @@ def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo
 @cli.command("record")
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--model", "-m", required=True, help="The model to record (as for replay).")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path), help="Recording folder, e.g. scenarios/recordings/NAME.")
-@click.option("--per-repo", type=click.IntRange(1, None), help="Record a deterministic sample of N tasks per repository (both kinds) [default: all].")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Recording folder, e.g. scenarios/recordings/NAME.",
+)
+@click.option(
+    "--per-repo", type=click.IntRange(1, None), help="Record a deterministic sample of N tasks per repository (both kinds) [default: all]."
+)
 @click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run without bubblewrap (nothing is executed when recording).")
@@ -425,8 +595,17 @@ def compare(ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo
 def record_command(ctx: Context, scenarios, model, out_dir, per_repo, repo_paths, models_file, unsafe_no_sandbox) -> None:
     """Record MODEL's raw answers to the tasks of SCENARIOS, to replay later with
     --model recorded:FOLDER (resumes: recorded tasks are skipped)."""
-    summary = record_answers(scenarios, model, out_dir, per_repo=per_repo, db=ctx.db, models_file=models_file,
-                             repo_paths=repo_paths, unsafe_no_sandbox=unsafe_no_sandbox, say=lambda line: err.print(line))
+    summary = record_answers(
+        scenarios,
+        model,
+        out_dir,
+        per_repo=per_repo,
+        db=ctx.db,
+        models_file=models_file,
+        repo_paths=repo_paths,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+        say=lambda line: err.print(line),
+    )
     errors = f"; {len(summary.errors)} model error(s), asked again on the next call (e.g. {summary.errors[0]})" if summary.errors else ""
     err.print(f"{summary.recorded} answer(s) recorded, {summary.skipped} already there, in {summary.folder}{errors}")
 
@@ -435,13 +614,28 @@ def record_command(ctx: Context, scenarios, model, out_dir, per_repo, repo_paths
 
 
 @cli.command()
-@click.option("--model", "-m", default="empty", show_default=True, help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.")
+@click.option(
+    "--model",
+    "-m",
+    default="empty",
+    show_default=True,
+    help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.",
+)
 @click.option("--postprocess", "-p", type=PresetType(), default="simcopilot", show_default=True, help="Preset applied to answers.")
-@click.option("--scenarios", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Scenario files (for the oracle).")
+@click.option(
+    "--scenarios", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Scenario files (for the oracle)."
+)
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml [default: ./models.toml].")
 @click.option("--log-file", type=click.Path(dir_okay=False), help="Write the server log here.")
-@click.option("--record", "record", type=click.Path(dir_okay=False), help="Append what the editor sends (and the answers) to this trace file, for 'replay --trace'.")
-def serve(model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None, record: str | None) -> None:
+@click.option(
+    "--record",
+    "record",
+    type=click.Path(dir_okay=False),
+    help="Append what the editor sends (and the answers) to this trace file, for 'replay --trace'.",
+)
+def serve(
+    model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None, record: str | None
+) -> None:
     """Run the LSP bridge on stdio for an editor (textDocument/inlineCompletion)."""
     from lsp_bridge.__main__ import main as bridge_main
 

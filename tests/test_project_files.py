@@ -37,3 +37,19 @@ def test_setup_waits_for_another_apt_get_instead_of_failing() -> None:
     calls = [line for line in (ROOT / ".ci" / "setup").read_text().splitlines()
              if re.search(r"\bapt-get\b.*\b(update|install)\b", line) and not line.lstrip().startswith(("#", "echo"))]
     assert calls and all("DPkg::Lock::Timeout=" in line for line in calls)
+
+
+def test_the_version_is_written_in_one_place() -> None:
+    """pyproject.toml sets it; the package reads it from the installed metadata (every stored run
+    carries it), so no module spells a version of its own."""
+    import importlib.metadata
+    import tomllib
+
+    import replay
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert replay.__version__ == importlib.metadata.version("simpilot") == declared
+    packages = ("replay", "lsp_bridge", "postprocess")
+    spelled = [str(p.relative_to(ROOT)) for p in project_files() if p.suffix == ".py" and p.relative_to(ROOT).parts[0] in packages
+               and re.search(r"__version__\s*=\s*['\"]\d+\.\d", p.read_text(encoding="utf-8"))]
+    assert spelled == []

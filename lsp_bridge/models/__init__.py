@@ -27,10 +27,10 @@ from typing import Any
 from .base import CompletionRequest, Model, ModelError
 from .cache import CachedModel, RawOutputStore
 from .llamacpp import LlamaCppInfillModel
+from .noisy_oracle import NoisyOracleModel
 from .ollama import OllamaModel
 from .openai_chat import OpenAIChatModel
 from .openai_completions import OpenAICompletionsModel
-from .noisy_oracle import NoisyOracleModel
 from .oracle import OracleModel
 from .recorded import RecordedModel
 from .remote import RemoteModel

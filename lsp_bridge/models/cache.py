@@ -89,7 +89,9 @@ class RawOutputStore:
     def get(self, key: str) -> RawOutput | None:
         try:
             with self._lock:
-                row = self._db.execute("SELECT key, model, identity, body, prompt, raw, created FROM raw_outputs WHERE key = ?", (key,)).fetchone()
+                row = self._db.execute(
+                    "SELECT key, model, identity, body, prompt, raw, created FROM raw_outputs WHERE key = ?", (key,)
+                ).fetchone()
         except sqlite3.Error as exc:
             raise ModelError(f"cannot read the raw-output store {self.path}: {exc}; check cache_db") from None
         return RawOutput.from_row(row) if row else None
@@ -105,7 +107,9 @@ class RawOutputStore:
 
     def all(self) -> list[RawOutput]:
         with self._lock:
-            rows = self._db.execute("SELECT key, model, identity, body, prompt, raw, created FROM raw_outputs ORDER BY created, key").fetchall()
+            rows = self._db.execute(
+                "SELECT key, model, identity, body, prompt, raw, created FROM raw_outputs ORDER BY created, key"
+            ).fetchall()
         return [RawOutput.from_row(r) for r in rows]
 
     def close(self) -> None:
@@ -156,7 +160,7 @@ class CachedModel:
     async def _fetch(self, key: str, prepared: Prepared) -> str:
         raw = await self.inner.send(prepared)
         self.inner.parse(raw)  # an answer that does not parse raises here and is not stored
-        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         self.store.put(RawOutput(key, self.inner.name, self._identity, prepared.body, prepared.prompt, raw, now))
         return raw
 

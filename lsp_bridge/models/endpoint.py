@@ -52,7 +52,9 @@ class JsonEndpoint:
         if settings.api_key_env:
             key = os.environ.get(settings.api_key_env)
             if not key:
-                raise ModelError(f"environment variable {settings.api_key_env} (the API key for {settings.model or self.base_url}) is not set")
+                raise ModelError(
+                    f"environment variable {settings.api_key_env} (the API key for {settings.model or self.base_url}) is not set"
+                )
             headers["Authorization"] = f"Bearer {key}"
         # The total per attempt is enforced below; httpx's own timeout covers each phase.
         self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=settings.timeout, transport=transport)
@@ -108,7 +110,9 @@ def encode_body(body: dict[str, Any]) -> bytes:
 async def _read_capped(response: httpx.Response, url: str) -> bytes:
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise ModelError(f"{url} sent an answer of {int(declared)} bytes, over the {MAX_BODY_BYTES}-byte limit: check max_tokens and the endpoint")
+        raise ModelError(
+            f"{url} sent an answer of {int(declared)} bytes, over the {MAX_BODY_BYTES}-byte limit: check max_tokens and the endpoint"
+        )
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():

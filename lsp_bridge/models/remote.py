@@ -78,7 +78,9 @@ class RemoteModel(ABC):
         try:
             text = self.answer(data)
         except (KeyError, IndexError, TypeError):
-            raise ModelError(f"{self.url} answered without a completion ({raw[:200]!r}); check that base_url points at {self.expected}") from None
+            raise ModelError(
+                f"{self.url} answered without a completion ({raw[:200]!r}); check that base_url points at {self.expected}"
+            ) from None
         if not isinstance(text, str):
             raise ModelError(f"{self.url} answered a completion that is not text: {text!r}")
         return self.clean(text)

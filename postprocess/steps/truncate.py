@@ -34,7 +34,7 @@ from ..syntax import LANGUAGES, parse, parser
 
 # Python comments and strings; triple-quoted ones may run to the end of the text
 _PY_TOKEN = re.compile(
-    r'#[^\n]*'
+    r"#[^\n]*"
     r'|"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z)'
     r"|'''(?:[^'\\]|\\[\s\S]|'(?!''))*(?:'''|\Z)"
     r'|"(?:[^"\\\n]|\\[\s\S])*"?'
@@ -154,8 +154,8 @@ def _python_tail(prefix: str) -> str:
     """The end of a Python prefix from which a scan of what follows starts right: its last line,
     or the line where a string it ends in begins."""
     last = None
-    for last in _PY_TOKEN.finditer(prefix):
-        pass
+    for token in _PY_TOKEN.finditer(prefix):
+        last = token
     at = last.start() if last is not None and last.end() == len(prefix) else len(prefix)
     return prefix[prefix.rfind("\n", 0, at) + 1 :]
 

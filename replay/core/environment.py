@@ -87,7 +87,9 @@ DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "Pipfi
 DEPENDENCY_GLOBS = ("requirements*.txt", "requirements/*.txt", "constraints*.txt")
 # What the throw-away setup copy leaves out: caches and environments, never .git (setuptools-scm
 # reads the version from it).
-_COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "venv", ".tox", ".nox", "node_modules")
+_COPY_IGNORE = shutil.ignore_patterns(
+    "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".venv", "venv", ".tox", ".nox", "node_modules"
+)
 _MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 # Variables of simpilot's own process that would make a setup command or probe see simpilot's
 # packages instead of the environment's.
@@ -227,7 +229,9 @@ def locate(manifest: Manifest, python: str) -> str:
     if "/" not in python and not (manifest.root / python).exists():
         found = shutil.which(python)
         if found is None:
-            raise SimpilotError(f"{manifest.name}: [environment] python {python!r} is not on PATH: give the interpreter's path or a venv folder in {config}")
+            raise SimpilotError(
+                f"{manifest.name}: [environment] python {python!r} is not on PATH: give the interpreter's path or a venv folder in {config}"
+            )
         return found
     path = Path(python).expanduser()
     path = path if path.is_absolute() else manifest.root / path
@@ -235,10 +239,14 @@ def locate(manifest: Manifest, python: str) -> str:
         candidates = [path / "bin" / "python", path / "bin" / "python3"]
         found_in = next((c for c in candidates if c.is_file()), None)
         if found_in is None:
-            raise SimpilotError(f"{manifest.name}: [environment] python {python!r} is a folder without bin/python: give a venv folder or an interpreter in {config}")
+            raise SimpilotError(
+                f"{manifest.name}: [environment] python {python!r} is a folder without bin/python: give a venv folder or an interpreter in {config}"
+            )
         return os.path.abspath(found_in)
     if not path.is_file():
-        raise SimpilotError(f"{manifest.name}: [environment] python {python!r} does not exist ({path}): give an interpreter or a venv folder, relative to the repository root, in {config}")
+        raise SimpilotError(
+            f"{manifest.name}: [environment] python {python!r} does not exist ({path}): give an interpreter or a venv folder, relative to the repository root, in {config}"
+        )
     return os.path.abspath(path)  # a venv's bin/python is a link: resolving it would leave the venv
 
 
@@ -258,12 +266,14 @@ def _given(manifest: Manifest, config: EnvironmentConfig) -> Environment:
 def _check_pytest(manifest: Manifest, info: Interpreter, fix: str) -> bool:
     """Whether ``info`` is of simpilot's Python version (then it can use simpilot's pytest);
     otherwise it must have pytest and pytest-cov itself, or this raises saying ``fix``."""
-    own = "%d.%d" % sys.version_info[:2]
+    own = f"{sys.version_info[0]}.{sys.version_info[1]}"
     if info.version == own:
         return True
     if tuple(int(part) for part in info.version.split(".")) < MIN_PYTHON:
-        raise SimpilotError(f"{manifest.name}: the test interpreter {info.executable} is Python {info.version}; simpilot's test "
-                            f"server needs {'.'.join(map(str, MIN_PYTHON))} or newer: use a newer interpreter in [environment]")
+        raise SimpilotError(
+            f"{manifest.name}: the test interpreter {info.executable} is Python {info.version}; simpilot's test "
+            f"server needs {'.'.join(map(str, MIN_PYTHON))} or newer: use a newer interpreter in [environment]"
+        )
     missing = [name for name, has in (("pytest", info.has_pytest), ("pytest-cov", info.has_pytest_cov)) if not has]
     if missing:
         raise SimpilotError(
@@ -282,7 +292,9 @@ def probe(manifest: Manifest, python: str) -> Interpreter:
             raise ValueError((proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1])
         return Interpreter(executable=python, **json.loads(proc.stdout))
     except (OSError, subprocess.TimeoutExpired, ValueError, TypeError) as exc:
-        raise SimpilotError(f"{manifest.name}: the test interpreter {python} does not run ({exc}): fix [environment] in {manifest.root / MANIFEST_NAME}") from None
+        raise SimpilotError(
+            f"{manifest.name}: the test interpreter {python} does not run ({exc}): fix [environment] in {manifest.root / MANIFEST_NAME}"
+        ) from None
 
 
 # -- what the tests' interpreter appends to sys.path -------------------------------------------
@@ -340,7 +352,9 @@ def hook_folder(appended: tuple[str, ...]) -> Path:
     on ``PYTHONPATH`` for an interpreter simpilot did not build (and must not change)."""
     text = _HOOK.format(paths=list(appended))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return _publish(cache_root() / "hooks" / digest, lambda folder: (folder.mkdir(parents=True), (folder / "sitecustomize.py").write_text(text)))
+    return _publish(
+        cache_root() / "hooks" / digest, lambda folder: (folder.mkdir(parents=True), (folder / "sitecustomize.py").write_text(text))
+    )
 
 
 def _publish(target: Path, fill) -> Path:
@@ -446,7 +460,13 @@ def _build(manifest: Manifest, config: EnvironmentConfig, base: Interpreter, fol
     say(f"{manifest.name}: building the test environment in {folder} ({len(config.setup)} setup command(s), once; later runs reuse it)")
     shutil.rmtree(folder, ignore_errors=True)  # a half-built venv of an interrupted run
     try:
-        _run(manifest, f"creating a venv with {base.executable}", [base.executable, "-m", "venv", str(folder)], Path(tempfile.gettempdir()), _setup_env(folder))
+        _run(
+            manifest,
+            f"creating a venv with {base.executable}",
+            [base.executable, "-m", "venv", str(folder)],
+            Path(tempfile.gettempdir()),
+            _setup_env(folder),
+        )
         python = str(folder / "bin" / "python")
         with tempfile.TemporaryDirectory(prefix="simpilot-setup-") as tmp:
             copy = Path(tmp) / manifest.root.name
@@ -456,10 +476,14 @@ def _build(manifest: Manifest, config: EnvironmentConfig, base: Interpreter, fol
                 say(f"{manifest.name}: $ {shown}")
                 _run(manifest, f"[environment] setup command {shown!r}", argv, copy, _setup_env(folder))
         info = probe(manifest, python)
-        same = _check_pytest(manifest, info, fix="add \"pip install pytest pytest-cov\" to [environment] setup")
+        same = _check_pytest(manifest, info, fix='add "pip install pytest pytest-cov" to [environment] setup')
         ready = {
-            "python": python, "purelib": info.purelib, "base_prefix": info.base_prefix, "same_version": same,
-            "version": info.full_version, "built_s": round(time.monotonic() - start, 1),
+            "python": python,
+            "purelib": info.purelib,
+            "base_prefix": info.base_prefix,
+            "same_version": same,
+            "version": info.full_version,
+            "built_s": round(time.monotonic() - start, 1),
         }
         (folder / READY).write_text(json.dumps(ready, indent=1) + "\n")
     except BaseException:
@@ -490,9 +514,13 @@ def _run(manifest: Manifest, what: str, argv: list[str], cwd: Path, env: dict[st
     """Run one step of a build; a failure raises with its status and the end of its output."""
     with tempfile.TemporaryFile() as out:
         try:
-            proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            proc = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         except OSError as exc:
-            raise SimpilotError(f"{manifest.name}: {what} could not start ({exc}): fix [environment] in {manifest.root / MANIFEST_NAME}") from None
+            raise SimpilotError(
+                f"{manifest.name}: {what} could not start ({exc}): fix [environment] in {manifest.root / MANIFEST_NAME}"
+            ) from None
         try:
             code: int | str = proc.wait(timeout=SETUP_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -509,8 +537,7 @@ def _run(manifest: Manifest, what: str, argv: list[str], cwd: Path, env: dict[st
         tail = out.read()[-OUTPUT_BYTES:].decode("utf-8", "replace")
     status = code if isinstance(code, str) else f"exit status {code}"
     raise SimpilotError(
-        f"{manifest.name}: {what} failed ({status}): fix it in {manifest.root / MANIFEST_NAME}; nothing was cached"
-        + details(argv, tail)
+        f"{manifest.name}: {what} failed ({status}): fix it in {manifest.root / MANIFEST_NAME}; nothing was cached" + details(argv, tail)
     )
 
 
@@ -541,10 +568,14 @@ def failure_hint(manifest: Manifest, output: str) -> str:
     top = module.split(".", 1)[0]
     own = any((folder / top).is_dir() or (folder / f"{top}.py").is_file() for folder in (manifest.root, manifest.root / "src"))
     if own:
-        return (f"the tests cannot import the repository's own {top!r}: list its folder in 'sources' (a src/ folder of packages is "
-                f"found by itself) or add it to PYTHONPATH in 'env' in {config}")
-    return (f"the tests import {module!r}, which {manifest.python()} cannot find: install the repository's dependencies with [environment] "
-            f"setup = [\"pip install -e .\"] (or name a venv that has them with [environment] python) in {config}")
+        return (
+            f"the tests cannot import the repository's own {top!r}: list its folder in 'sources' (a src/ folder of packages is "
+            f"found by itself) or add it to PYTHONPATH in 'env' in {config}"
+        )
+    return (
+        f"the tests import {module!r}, which {manifest.python()} cannot find: install the repository's dependencies with [environment] "
+        f'setup = ["pip install -e ."] (or name a venv that has them with [environment] python) in {config}'
+    )
 
 
 def say(message: str) -> None:

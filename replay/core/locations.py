@@ -60,8 +60,10 @@ def recorded(scenarios: Iterable[Path]) -> dict[str, tuple[Path, Path]]:
         for name, rel in _read(source).items():
             where = (folder / rel).resolve()
             if name in found and found[name][0] != where:
-                raise SimpilotError(f"repository {name!r} is recorded at {found[name][0]} ({found[name][1]}) and at {where} ({source}): "
-                                    "pass --repo to say which")
+                raise SimpilotError(
+                    f"repository {name!r} is recorded at {found[name][0]} ({found[name][1]}) and at {where} ({source}): "
+                    "pass --repo to say which"
+                )
             found[name] = (where, source)
     return found
 
@@ -70,12 +72,15 @@ def open_recorded(name: str, where: Path, source: Path) -> Manifest:
     """The repository recorded at ``where``; an error saying what to do when it moved."""
     manifest_path = where / MANIFEST_NAME if where.is_dir() else where
     if not manifest_path.is_file():
-        raise SimpilotError(f"repository {name!r} was marked at {where} (recorded in {source}), which no longer holds it: "
-                            f"pass --repo NEW_PATH, or re-run 'simpilot mark' where it is now")
+        raise SimpilotError(
+            f"repository {name!r} was marked at {where} (recorded in {source}), which no longer holds it: "
+            f"pass --repo NEW_PATH, or re-run 'simpilot mark' where it is now"
+        )
     found = load_manifest(manifest_path).name
     if found != name:
-        raise SimpilotError(f"{where} (recorded in {source} for {name!r}) now holds the repository {found!r}: "
-                            f"pass --repo with {name!r}'s folder")
+        raise SimpilotError(
+            f"{where} (recorded in {source} for {name!r}) now holds the repository {found!r}: pass --repo with {name!r}'s folder"
+        )
     return open_repository(where)
 
 

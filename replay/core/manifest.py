@@ -234,13 +234,13 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     source = data.get("source") or {}
     git, commit = source.get("git"), source.get("commit")
     if git and not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{7,40}", commit)):
-        raise SimpilotError(f"{path}: [source] git needs commit = \"<commit id>\" so that runs are reproducible")
+        raise SimpilotError(f'{path}: [source] git needs commit = "<commit id>" so that runs are reproducible')
     java = data.get("java") or {}
     if not isinstance(java, dict):
         raise SimpilotError(f"{path}: [java] must be a table")
     select_command = repo.get("select_command", [])
     if select_command and "{tests}" not in select_command:
-        raise SimpilotError(f"{where} select_command needs a \"{{tests}}\" argument where the selected test ids go")
+        raise SimpilotError(f'{where} select_command needs a "{{tests}}" argument where the selected test ids go')
     junit_xml = repo.get("junit_xml", False)
     if not isinstance(junit_xml, bool):
         raise SimpilotError(f"{where} junit_xml must be true or false")
@@ -271,7 +271,7 @@ def _environment(table: object, where: str, language: str) -> EnvironmentConfig 
     if table is None:
         return None
     if not isinstance(table, dict):
-        raise SimpilotError(f"{where} must be a table with python = \"<interpreter or venv>\" and/or setup = [\"<command>\", ...]")
+        raise SimpilotError(f'{where} must be a table with python = "<interpreter or venv>" and/or setup = ["<command>", ...]')
     if language != "python":
         raise SimpilotError(f"{where} is for Python repositories: remove it (a Java repository lists its jars in [java] classpath)")
     unknown = sorted(set(table) - {"python", "setup"})
@@ -292,7 +292,7 @@ def _environment(table: object, where: str, language: str) -> EnvironmentConfig 
         else:
             raise SimpilotError(f"{where} setup: {command!r} is not a command: give a shell command line or a non-empty list of strings")
     if python is None and not commands:
-        raise SimpilotError(f"{where} needs python = \"<interpreter or venv>\" or setup = [\"pip install -e .\"]")
+        raise SimpilotError(f'{where} needs python = "<interpreter or venv>" or setup = ["pip install -e ."]')
     return EnvironmentConfig(python=python, setup=tuple(commands))
 
 
@@ -306,7 +306,9 @@ def _git(*args: str, cwd: Path | None = None) -> str:
     except FileNotFoundError:
         raise SimpilotError("git is not installed: install it to check out repositories from a URL") from None
     if proc.returncode != 0:
-        raise SimpilotError(f"git {' '.join(args[:2])} failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}")
+        raise SimpilotError(
+            f"git {' '.join(args[:2])} failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}"
+        )
     return proc.stdout.strip()
 
 
@@ -366,5 +368,7 @@ class RepoCatalog:
             if (candidate / MANIFEST_NAME).exists():
                 self._by_name[name] = open_repository(candidate)
                 return self._by_name[name]
-        raise SimpilotError(f"repository {name!r} not found: pass --repo PATH (a folder with {MANIFEST_NAME}, or a manifest file), "
-                           "or keep the scenario file beside the repositories.json that 'simpilot mark' wrote")
+        raise SimpilotError(
+            f"repository {name!r} not found: pass --repo PATH (a folder with {MANIFEST_NAME}, or a manifest file), "
+            "or keep the scenario file beside the repositories.json that 'simpilot mark' wrote"
+        )

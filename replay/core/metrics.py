@@ -32,9 +32,7 @@ PYTHON_KEYWORDS = frozenset(keyword.kwlist)
 
 # String literals first (so that a quote inside a comment-looking string is consumed by the
 # string), then comments, which carry prose, not identifiers of the code.
-_PY_STRIP = re.compile(
-    r"""(?is)[rbuf]{0,2}(?:'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")|\#[^\n]*"""
-)
+_PY_STRIP = re.compile(r"""(?is)[rbuf]{0,2}(?:'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")|\#[^\n]*""")
 _JAVA_STRIP = re.compile(r'''(?s)"""(?:\\.|.)*?"""|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|//[^\n]*|/\*.*?\*/''')
 # Numbers are matched (and then dropped) so that the ``e5`` of ``1e5`` is not taken for a name.
 _TOKEN = re.compile(r"\d[\w.]*|[A-Za-z_$][\w$]*")

@@ -23,7 +23,6 @@ from replay.core.records import Completion, Kind, Task
 from replay.core.scenarios import document_text, parse_lines, write_lines
 
 
-
 @dataclass(frozen=True, slots=True)
 class RecordedAnswer:
     """One raw answer and the request it answered, as an editor would send it again: the
@@ -129,10 +128,18 @@ def answer_for(task: Task, completion: Completion, original: bytes, model: str, 
     if not completion.ok:
         raise ValueError(f"task {task.id} has no answer to record: {completion.error}")
     return RecordedAnswer(
-        task_id=task.id, repo=task.repo, path=task.path, kind=task.kind.value, line=task.cursor.line,
-        character=task.cursor.character, file_sha256=task.file_sha256,
-        document_sha256=text_sha256(document_text(task, original)), raw=completion.raw or "",
-        latency_ms=round(completion.latency_ms, 1), model=model, settings=settings,
+        task_id=task.id,
+        repo=task.repo,
+        path=task.path,
+        kind=task.kind.value,
+        line=task.cursor.line,
+        character=task.cursor.character,
+        file_sha256=task.file_sha256,
+        document_sha256=text_sha256(document_text(task, original)),
+        raw=completion.raw or "",
+        latency_ms=round(completion.latency_ms, 1),
+        model=model,
+        settings=settings,
     )
 
 

@@ -20,8 +20,15 @@ class RecordError(ValueError):
     what it should hold, so that a hand-edited or truncated scenario line can be found and fixed."""
 
 
-_JSON_KINDS = ((bool, "true/false"), (int, "an integer"), (float, "a number"), (str, "a string"), (list, "a list"),
-               (dict, "an object"), (type(None), "null"))
+_JSON_KINDS = (
+    (bool, "true/false"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "an object"),
+    (type(None), "null"),
+)
 
 
 def json_kind(value: Any) -> str:
@@ -153,8 +160,10 @@ class Validation:
     def from_dict(cls, d: dict[str, Any], where: str = "") -> Validation:
         flag = "true or false"
         return cls(
-            _field(d, "ground_truth_passes", bool, flag, where), _field(d, "filler", str, "a string", where),
-            _field(d, "filler_fails", bool, flag, where), _field(d, "stable", bool, flag, where),
+            _field(d, "ground_truth_passes", bool, flag, where),
+            _field(d, "filler", str, "a string", where),
+            _field(d, "filler_fails", bool, flag, where),
+            _field(d, "stable", bool, flag, where),
             _field(d, "filler_status", str, "a string", where, optional=True) or "",
             _field(d, "probe_status", str, "a string", where, optional=True) or "",
         )
@@ -223,12 +232,14 @@ class Task:
             raise RecordError(f"it is {json_kind(d)}, expected a JSON object")
         version = _field(d, "schema_version", int, f"the integer {SCHEMA_VERSION}")
         if version != SCHEMA_VERSION:
-            raise RecordError(f"task {d.get('id')!r} has schema version {version}, expected {SCHEMA_VERSION} "
-                              "(it was written by another version of simpilot)")
+            raise RecordError(
+                f"task {d.get('id')!r} has schema version {version}, expected {SCHEMA_VERSION} "
+                "(it was written by another version of simpilot)"
+            )
         text = "a string"
         kind = _field(d, "kind", str, '"infill" or "completion"')
         if kind not in {k.value for k in Kind}:
-            raise RecordError(f"field 'kind' is {kind!r}, expected \"infill\" or \"completion\"")
+            raise RecordError(f'field \'kind\' is {kind!r}, expected "infill" or "completion"')
         span = _object(d, "span", "start_byte, end_byte, start and end")
         validation = _object(d, "validation", "ground_truth_passes, filler, filler_fails and stable", optional=True)
         return cls(

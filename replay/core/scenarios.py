@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from postprocess.context import HoleContext
-
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task, json_kind
 

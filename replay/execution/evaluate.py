@@ -105,8 +105,13 @@ class Evaluator:
     fresh process per run; the full suite always runs as the repository's own command."""
 
     def __init__(
-        self, catalog: RepoCatalog, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None,
-        full_suite: bool = False, warm: bool = True,
+        self,
+        catalog: RepoCatalog,
+        sandbox: Sandbox,
+        jobs: int = 1,
+        workdir: Path | None = None,
+        full_suite: bool = False,
+        warm: bool = True,
     ):
         self.catalog = catalog
         self.full_suite = full_suite
@@ -192,8 +197,13 @@ class Evaluator:
         return _with_proof(argv), extra
 
     def run_tests(
-        self, manifest: Manifest, path: str | None = None, content: bytes | None = None,
-        tests: tuple[str, ...] | None = None, full_suite: bool | None = None, timeout: float | None = None,
+        self,
+        manifest: Manifest,
+        path: str | None = None,
+        content: bytes | None = None,
+        tests: tuple[str, ...] | None = None,
+        full_suite: bool | None = None,
+        timeout: float | None = None,
         cpu: float | None = None,
     ) -> ProcessResult:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
@@ -215,7 +225,13 @@ class Evaluator:
             self._return(copy)
 
     def _run(
-        self, copy: WorkCopy, edited: str | None, tests: tuple[str, ...] | None, full: bool, timeout: float, cpu: float | None = None,
+        self,
+        copy: WorkCopy,
+        edited: str | None,
+        tests: tuple[str, ...] | None,
+        full: bool,
+        timeout: float,
+        cpu: float | None = None,
     ) -> ProcessResult:
         """One test run on ``copy``: on its warm server when there is one for the command, which
         also stops the run once it has used ``cpu`` seconds of CPU time (a busy loop)."""
@@ -236,7 +252,9 @@ class Evaluator:
                 return dataclasses.replace(result, proof=parse_junit_xml(Path(reports), result.returncode))
         return self.sandbox.run(command, copy.root, timeout, env)
 
-    def shortfall(self, manifest: Manifest, result: ProcessResult, tests: tuple[str, ...] | None, full_suite: bool | None = None) -> Shortfall | None:
+    def shortfall(
+        self, manifest: Manifest, result: ProcessResult, tests: tuple[str, ...] | None, full_suite: bool | None = None
+    ) -> Shortfall | None:
         """What ``result`` lacks to be a proven pass of ``tests`` (None: nothing). A run of the
         whole suite must pass every test that passes on the untouched code."""
         full = self.full_suite if full_suite is None else full_suite

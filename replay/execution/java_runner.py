@@ -37,8 +37,14 @@ RUNNER_SOURCE = Path(__file__).with_name("java") / "SimpilotJUnit.java"
 # Quick start-up over peak speed (tests are short); a bounded heap and code cache so the JVM's
 # up-front address-space reservations fit the sandbox's memory limit.
 JVM_FLAGS = (
-    "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-Xlog:disable", "-Xss4m",
-    "-Xmx1g", "-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=128m",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-XX:-UsePerfData",
+    "-Xlog:disable",
+    "-Xss4m",
+    "-Xmx1g",
+    "-XX:ReservedCodeCacheSize=64m",
+    "-XX:CompressedClassSpaceSize=128m",
 )
 EXIT_COMPILE_ERROR = 3
 EXIT_NO_TESTS = 4
@@ -76,7 +82,15 @@ class JavaToolchain:
         main = _java_files(root, manifest.sources)
         tests = _java_files(root, manifest.tests)
         extra = [str(root / c) for c in manifest.classpath]
-        common = [self.javac, *(f"-J{flag}" for flag in JVM_FLAGS if flag != "-Xlog:disable"), "-encoding", "UTF-8", "-proc:none", "-nowarn", "-implicit:none"]
+        common = [
+            self.javac,
+            *(f"-J{flag}" for flag in JVM_FLAGS if flag != "-Xlog:disable"),
+            "-encoding",
+            "UTF-8",
+            "-proc:none",
+            "-nowarn",
+            "-implicit:none",
+        ]
         main_cp = ":".join(extra) or "."
         commands = [[*common, "-d", f"{CLASSES}/main", "-cp", main_cp, *main]]
         if tests:
@@ -122,10 +136,14 @@ def toolchain() -> JavaToolchain:
     """The JDK, JUnit and the runner, checked once per process; a clear error when missing."""
     java, javac = shutil.which("java"), shutil.which("javac")
     if not java or not javac:
-        raise SimpilotError("Java repositories need a JDK (java and javac): install one (Debian/Ubuntu: apt-get install default-jdk-headless)")
+        raise SimpilotError(
+            "Java repositories need a JDK (java and javac): install one (Debian/Ubuntu: apt-get install default-jdk-headless)"
+        )
     jar = junit_jar()
     if not jar.is_file():
-        raise SimpilotError(f"JUnit 5 is not installed at {jar}: install it (Debian/Ubuntu: apt-get install junit5) or set SIMPILOT_JUNIT_JAR")
+        raise SimpilotError(
+            f"JUnit 5 is not installed at {jar}: install it (Debian/Ubuntu: apt-get install junit5) or set SIMPILOT_JUNIT_JAR"
+        )
     version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
     key = hashlib.sha256(RUNNER_SOURCE.read_bytes() + version.encode() + str(jar).encode()).hexdigest()[:16]
     home = _cache_root() / key
@@ -155,8 +173,20 @@ def _build_runner(home: Path, javac: str, java: str, jar: Path) -> None:
             for f in sorted(classes.rglob("*.class")):
                 zf.write(f, f.relative_to(classes).as_posix())
         (work / "SelfTest.java").write_text(_SELF_TEST)
-        probe = [java, *JVM_FLAGS, f"-XX:ArchiveClassesAtExit={work / 'app.jsa'}", "-cp", f"{jar}:{work / 'runner.jar'}",
-                 "SimpilotJUnit", "--classpath", str(jar), "--compile", "SelfTest.java", "--select", "SelfTest"]
+        probe = [
+            java,
+            *JVM_FLAGS,
+            f"-XX:ArchiveClassesAtExit={work / 'app.jsa'}",
+            "-cp",
+            f"{jar}:{work / 'runner.jar'}",
+            "SimpilotJUnit",
+            "--classpath",
+            str(jar),
+            "--compile",
+            "SelfTest.java",
+            "--select",
+            "SelfTest",
+        ]
         proc = subprocess.run(probe, cwd=work, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0 or "succeeded=1" not in proc.stdout:
             raise SimpilotError(f"simpilot's JUnit runner failed its self-test with {jar}: {(proc.stdout + proc.stderr).strip()[-300:]}")

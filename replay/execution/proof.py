@@ -77,7 +77,7 @@ def parse(report: bytes | str, token: str) -> Proof:
         if not line.startswith(prefix):
             continue
         try:
-            record = json.loads(line[len(prefix):])
+            record = json.loads(line[len(prefix) :])
             event = record["event"]
         except (ValueError, KeyError, TypeError):
             continue
@@ -170,7 +170,9 @@ def shortfall(proof: Proof | None, expected: Iterable[str] | None) -> Shortfall 
     if not proof.finished:
         total = len(wanted) if wanted is not None else "the"
         reported = len(wanted) - len(missing) if wanted is not None else len(proof.passed)
-        return Shortfall("not_run", f"the test process ended before the end of the run ({reported} of {total} selected tests reported passing)")
+        return Shortfall(
+            "not_run", f"the test process ended before the end of the run ({reported} of {total} selected tests reported passing)"
+        )
     if missing:
         return Shortfall("not_run", f"{len(missing)} of {len(wanted or ())} selected tests did not run and pass: {missing[0]}")
     if not proof.passed:

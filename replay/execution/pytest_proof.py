@@ -25,7 +25,9 @@ ENV = "SIMPILOT_PROOF"
 # What pytest itself rebinds during a run: the assertion-comparison hooks it installs around each
 # test, and the method its legacypath plugin swaps in at configuration. Not tampering.
 _REBOUND = {
-    "_pytest.assertion.util._reprcompare", "_pytest.assertion.util._assertion_pass", "_pytest.assertion.util._config",
+    "_pytest.assertion.util._reprcompare",
+    "_pytest.assertion.util._assertion_pass",
+    "_pytest.assertion.util._config",
     "_pytest.config.Config._getini_unknown_type",
 }
 _CODE = (types.FunctionType, types.BuiltinFunctionType, type)  # module-level objects that hold behaviour
@@ -100,7 +102,7 @@ def _write(event: str, **fields: object) -> None:
         return
     data = (_TOKEN + "\t" + json.dumps({"event": event, **fields}) + "\n").encode()
     while data:
-        data = data[os.write(_FD, data):]
+        data = data[os.write(_FD, data) :]
 
 
 _write("start")

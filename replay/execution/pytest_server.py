@@ -38,9 +38,8 @@ import sys
 import time
 import traceback
 
-import pytest
-
 import proctree
+import pytest
 
 # Known by that name only to this script: a test's ``import proctree`` finds the repository's own.
 del sys.modules["proctree"]

@@ -17,7 +17,19 @@ from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
 from replay.core.records import Status
 
-_BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__builtins__", "__loader__", "__package__", "__path__", "__annotations__", "__dict__", "__class__"}
+_BUILTINS = frozenset(dir(builtins)) | {
+    "__file__",
+    "__name__",
+    "__doc__",
+    "__spec__",
+    "__builtins__",
+    "__loader__",
+    "__package__",
+    "__path__",
+    "__annotations__",
+    "__dict__",
+    "__class__",
+}
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 

@@ -57,14 +57,18 @@ def _check_reachable(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
     except OSError as exc:
-        raise SimpilotError(f"cannot connect to the Ray cluster at {address!r} ({exc.strerror or exc}): is it running, e.g. 'ray start --head'?") from None
+        raise SimpilotError(
+            f"cannot connect to the Ray cluster at {address!r} ({exc.strerror or exc}): is it running, e.g. 'ray start --head'?"
+        ) from None
 
 
 def _ray():
     try:
         import ray
     except ImportError:
-        raise SimpilotError("--executor ray needs Ray, an optional extra: pip install 'simpilot[ray]' (or pip install 'ray>=2.40')") from None
+        raise SimpilotError(
+            "--executor ray needs Ray, an optional extra: pip install 'simpilot[ray]' (or pip install 'ray>=2.40')"
+        ) from None
     return ray
 
 

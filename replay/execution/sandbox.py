@@ -92,20 +92,34 @@ class Sandbox:
         folders). ``cpu_limit=False`` is for resident servers, which outlive many runs: they limit
         each run's CPU themselves."""
         limits = self.limits
-        prefix = [
-            "prlimit",
-            f"--cpu={limits.cpu_seconds if cpu_limit else 'unlimited'}",
-            f"--as={limits.memory_bytes}",
-            f"--fsize={limits.file_bytes}",
-            f"--nproc={limits.processes}",
-            "--",
-        ] if self.prlimit else []
+        prefix = (
+            [
+                "prlimit",
+                f"--cpu={limits.cpu_seconds if cpu_limit else 'unlimited'}",
+                f"--as={limits.memory_bytes}",
+                f"--fsize={limits.file_bytes}",
+                f"--nproc={limits.processes}",
+                "--",
+            ]
+            if self.prlimit
+            else []
+        )
         if not self.enabled:
             return prefix + command
         wd = str(workdir)
         args = [
-            "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+            "bwrap",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--size",
+            str(limits.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
         ]
         hidden = hidden_folders()
         for folder in hidden:
@@ -122,8 +136,16 @@ class Sandbox:
         for extra in writable:
             args += ["--bind", str(extra), str(extra)]
         args += [
-            "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", wd,
+            "--unshare-net",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--cap-drop",
+            "ALL",
+            "--die-with-parent",
+            "--new-session",
+            "--chdir",
+            wd,
         ]
         return prefix + args + ["--"] + command
 
@@ -142,7 +164,12 @@ class Sandbox:
         }
 
     def run(
-        self, command: list[str], workdir: Path, timeout: float, env: dict[str, str] | None = None, channel: Channel | None = None,
+        self,
+        command: list[str],
+        workdir: Path,
+        timeout: float,
+        env: dict[str, str] | None = None,
+        channel: Channel | None = None,
         writable: tuple[Path, ...] = (),
     ) -> ProcessResult:
         """Run ``command`` in ``workdir``; never raises for what the command does. With a proof

@@ -73,7 +73,9 @@ class _Resident:
             if line is None or line.strip() != self.ready_line:
                 self.close()
                 # Before any run and independent of the patched file: the set-up is broken.
-                raise SimpilotError(f"the warm test server ({' '.join(self.command[:2])} ...) did not start in {self.workdir.name}: {line!r}")
+                raise SimpilotError(
+                    f"the warm test server ({' '.join(self.command[:2])} ...) did not start in {self.workdir.name}: {line!r}"
+                )
             self._pids = [self.proc.pid, *descendants(self.proc.pid)]
             self._processes = len(self._pids) - 1
         return self.proc
@@ -212,10 +214,12 @@ class JUnitServer(_Resident):
                 records.append(text)
             elif text.startswith("SIMPILOT-RESTART"):
                 restart = True
-            elif text.startswith(exit_line) and text[len(exit_line):].strip().lstrip("-").isdigit():
-                code = int(text[len(exit_line):])
+            elif text.startswith(exit_line) and text[len(exit_line) :].strip().lstrip("-").isdigit():
+                code = int(text[len(exit_line) :])
                 used = process_cpu(self._pids) - cpu_start
-                result = ProcessResult(code, False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:], parse("\n".join(records), token), used)
+                result = ProcessResult(
+                    code, False, time.monotonic() - start, "\n".join(lines)[-TAIL_BYTES:], parse("\n".join(records), token), used
+                )
                 if restart or self._left_behind():  # a fresh JVM, and its sandbox, for the next run
                     self.close()
                 return result

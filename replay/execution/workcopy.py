@@ -40,7 +40,7 @@ def remove_stale_copies(base: Path | None = None) -> list[Path]:
     removed = []
     folder = Path(base or tempfile.gettempdir())
     for path in folder.glob(f"{COPY_PREFIX}*"):
-        pid = path.name[len(COPY_PREFIX):].split("-", 1)[0]
+        pid = path.name[len(COPY_PREFIX) :].split("-", 1)[0]
         if not pid.isdigit() or _alive(int(pid)):
             continue
         subprocess.run(["chmod", "-R", "u+rwX", str(path)], check=False, capture_output=True)
@@ -61,7 +61,11 @@ def _alive(pid: int) -> bool:
 
 class WorkCopy:
     def __init__(
-        self, manifest: Manifest, sandbox: Sandbox, base: Path | None = None, java_classes: bool = True,
+        self,
+        manifest: Manifest,
+        sandbox: Sandbox,
+        base: Path | None = None,
+        java_classes: bool = True,
         classes_from: Path | None = None,
     ):
         """``java_classes=False`` skips compiling what simpilot's Java runner needs, for copies
@@ -110,7 +114,9 @@ class WorkCopy:
         for command in toolchain().compile_commands(self.manifest, self.root):
             result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), self.manifest.test_env())
             if result.returncode != 0:
-                errors = [line for line in result.output_tail.splitlines() if ": error:" in line] or result.output_tail.strip().splitlines()[-1:]
+                errors = [
+                    line for line in result.output_tail.splitlines() if ": error:" in line
+                ] or result.output_tail.strip().splitlines()[-1:]
                 first = "; ".join(errors[:3]) + (f"; and {len(errors) - 3} more" if len(errors) > 3 else "")
                 raise SimpilotError(
                     f"{self.manifest.name}: the untouched Java sources do not compile ({first or f'exit {result.returncode}'}): "

@@ -187,11 +187,15 @@ class _Share:
         source, text = self.files[path]
         pick = self.selection
         per_kind = pick.per_kind if pick.per_kind is not None else default_per_kind(_line_count(text))
-        chosen = select(marker.candidates(root), seed=pick.seed, key=path, per_kind=per_kind, kinds=set(pick.kinds), max_per_file=pick.max_per_file)
+        chosen = select(
+            marker.candidates(root), seed=pick.seed, key=path, per_kind=per_kind, kinds=set(pick.kinds), max_per_file=pick.max_per_file
+        )
         digest = hashlib.sha256(source).hexdigest()
         taken: set[str] = set()
         return [
-            task_from_candidate(self.manifest, path, source, text, digest, c, annotate(index, path, source, root, c.start_byte, c.end_byte), taken)
+            task_from_candidate(
+                self.manifest, path, source, text, digest, c, annotate(index, path, source, root, c.start_byte, c.end_byte), taken
+            )
             for c in chosen
         ]
 
@@ -293,7 +297,12 @@ def _collector_paused() -> Iterator[None]:
 
 
 def mark_repository(
-    manifest: Manifest, *, seed: int = 0, per_kind: int | None = None, kinds: set[Kind] | None = None, max_per_file: int | None = None,
+    manifest: Manifest,
+    *,
+    seed: int = 0,
+    per_kind: int | None = None,
+    kinds: set[Kind] | None = None,
+    max_per_file: int | None = None,
     workers: int = 1,
 ) -> MarkResult:
     """Candidate tasks of every source file of ``manifest``, labelled (deterministic for ``seed``).

@@ -43,13 +43,28 @@ MIN_STATEMENT_NODES = 5  # named nodes in a hole; `total += v;` has 4, `total +=
 MIN_CONDITION_NODES = 2  # `done` alone is too easy; `!done` or `i < n` are fine
 MAX_RUN = 3
 
-_METHODS = {"method_declaration": "method_rest", "constructor_declaration": "constructor_rest", "compact_constructor_declaration": "constructor_rest"}
+_METHODS = {
+    "method_declaration": "method_rest",
+    "constructor_declaration": "constructor_rest",
+    "compact_constructor_declaration": "constructor_rest",
+}
 _COMMENTS = frozenset({"line_comment", "block_comment"})
-_LITERALS = frozenset({
-    "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
-    "decimal_floating_point_literal", "hex_floating_point_literal", "character_literal", "string_literal",
-    "text_block", "true", "false", "null_literal",
-})
+_LITERALS = frozenset(
+    {
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+        "character_literal",
+        "string_literal",
+        "text_block",
+        "true",
+        "false",
+        "null_literal",
+    }
+)
 _SIMPLE_VALUES = _LITERALS | {"identifier", "this"}
 _TRIVIAL_STATEMENTS = frozenset({"break_statement", "continue_statement"})
 _BORING_THROWS = (b"UnsupportedOperationException",)
@@ -65,7 +80,6 @@ _CONSTRUCTS = query(
     (switch_block) @switch
     """,
 )
-
 
 
 def parser() -> Parser:
@@ -236,8 +250,15 @@ def _siblings(stmts: list[Node], source: bytes, base: int) -> _Siblings:
         line_end = source.find(b"\n", e)
         closes.append(not source[e : len(source) if line_end < 0 else line_end].strip())
     return _Siblings(
-        start=starts, end=ends, first_row=first_rows, last_row=last_rows, size=sizes, filler=filler,
-        trivial_alone=alone, opens_line=opens, closes_line=closes,
+        start=starts,
+        end=ends,
+        first_row=first_rows,
+        last_row=last_rows,
+        size=sizes,
+        filler=filler,
+        trivial_alone=alone,
+        opens_line=opens,
+        closes_line=closes,
     )
 
 

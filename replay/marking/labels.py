@@ -308,9 +308,13 @@ def _structure(backend: Backend, root: Node, ancestors: list[Node], found: Findi
     if first is None:
         return
     parent = first.parent
-    while parent is not None and parent.start_byte == found.start and parent.end_byte <= found.end and parent.type not in backend.STATEMENT_LISTS:
+    while (
+        parent is not None
+        and parent.start_byte == found.start
+        and parent.end_byte <= found.end
+        and parent.type not in backend.STATEMENT_LISTS
+    ):
         first, parent = parent, parent.parent
     kind = backend.body_kind(first)
     if kind is not None:
         found.labels.add(kind)
-

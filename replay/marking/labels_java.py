@@ -51,10 +51,37 @@ JAVA_LANG = frozenset({
     "ThreadLocal", "Throwable", "TypeNotPresentException", "UnsupportedOperationException", "Void",
 })  # fmt: skip
 PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
-_TYPE_DECLS = frozenset({"class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"})
+_TYPE_DECLS = frozenset(
+    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"}
+)
 _BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"})
-_SCOPE_ENDS = frozenset({"block", "switch_block", "for_statement", "enhanced_for_statement", "catch_clause", "lambda_expression", "try_with_resources_statement", "constructor_body", "switch_rule"})
-_SKIPPED = frozenset({"marker_annotation", "annotation", "line_comment", "block_comment", "type_parameters", "break_statement", "continue_statement", "modifiers", "string_literal", "dimensions"})
+_SCOPE_ENDS = frozenset(
+    {
+        "block",
+        "switch_block",
+        "for_statement",
+        "enhanced_for_statement",
+        "catch_clause",
+        "lambda_expression",
+        "try_with_resources_statement",
+        "constructor_body",
+        "switch_rule",
+    }
+)
+_SKIPPED = frozenset(
+    {
+        "marker_annotation",
+        "annotation",
+        "line_comment",
+        "block_comment",
+        "type_parameters",
+        "break_statement",
+        "continue_statement",
+        "modifiers",
+        "string_literal",
+        "dimensions",
+    }
+)
 _IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
 
 
@@ -436,7 +463,9 @@ class Resolved(NamedTuple):
 class _Hole:
     """One walk over one hole."""
 
-    def __init__(self, index: RepoIndex, facts: FileFacts, table: dict[str, list[Local]], owners: list[str], superclass: str | None, found: Findings) -> None:
+    def __init__(
+        self, index: RepoIndex, facts: FileFacts, table: dict[str, list[Local]], owners: list[str], superclass: str | None, found: Findings
+    ) -> None:
         self.index, self.facts, self.table, self.found = index, facts, table, found
         self.owners = owners  # enclosing type names, innermost first
         self.superclass = superclass

@@ -43,9 +43,48 @@ _COMPOUND = frozenset({
     "match_statement", "case_clause", "decorated_definition", "function_definition", "class_definition",
 })  # fmt: skip
 _COMPREHENSIONS = frozenset({"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"})
-_TARGET_CONTAINERS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern", "list_splat", "as_pattern_target"})
-_LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension", "true", "false", "none"})
-_SKIPPED = frozenset({"import_statement", "import_from_statement", "future_import_statement", "global_statement", "nonlocal_statement", "comment", "dotted_name"})
+_TARGET_CONTAINERS = frozenset(
+    {
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "tuple",
+        "list",
+        "parenthesized_expression",
+        "list_splat_pattern",
+        "list_splat",
+        "as_pattern_target",
+    }
+)
+_LITERALS = frozenset(
+    {
+        "string",
+        "concatenated_string",
+        "integer",
+        "float",
+        "list",
+        "dictionary",
+        "set",
+        "tuple",
+        "list_comprehension",
+        "dictionary_comprehension",
+        "set_comprehension",
+        "true",
+        "false",
+        "none",
+    }
+)
+_SKIPPED = frozenset(
+    {
+        "import_statement",
+        "import_from_statement",
+        "future_import_statement",
+        "global_statement",
+        "nonlocal_statement",
+        "comment",
+        "dotted_name",
+    }
+)
 _IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
 _EXPRESSIONS = frozenset({
     "call", "argument_list", "attribute", "subscript", "slice", "binary_operator", "boolean_operator",
@@ -231,7 +270,9 @@ def _bind_targets(node: Node | None, scope: Scope, kind: str) -> None:
 def _bind_import(node: Node, scope: Scope, package: str, stars: list[Import] | None) -> None:
     if node.type == "import_statement":
         for item in node.named_children:
-            dotted, alias = (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
+            dotted, alias = (
+                (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
+            )
             if dotted is None:
                 continue
             full = _text(dotted)
@@ -253,7 +294,9 @@ def _bind_import(node: Node, scope: Scope, package: str, stars: list[Import] | N
             continue
         if item == source:
             continue
-        dotted, alias = (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
+        dotted, alias = (
+            (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
+        )
         if dotted is None or dotted.type != "dotted_name":
             continue
         bound = alias if alias is not None else dotted
@@ -335,7 +378,9 @@ def is_repo_import(index: RepoIndex, target: Import) -> bool:
     known = repo.repo_cache.get(target.module)
     if known is None:
         first = target.module.split(".", 1)[0]
-        known = repo.repo_cache[target.module] = target.module in index.modules or first in repo.top_level or target.module in repo.script_modules
+        known = repo.repo_cache[target.module] = (
+            target.module in index.modules or first in repo.top_level or target.module in repo.script_modules
+        )
     return known
 
 
@@ -380,7 +425,9 @@ def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
         if t in ("function_definition", "lambda", "class_definition"):
             name = node.child_by_field_name("name")
             if scope is not None and name is not None:
-                scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "function" if t == "function_definition" else "class"))
+                scope.bind(
+                    _text(name), Binding(name.start_byte, name.start_point.row, "function" if t == "function_definition" else "class")
+                )
             inner = Scope(node.start_byte, node.end_byte, {"function_definition": "function", "lambda": "lambda"}.get(t, "class"))
             scopes.append(inner)
             params = node.child_by_field_name("parameters")
@@ -716,4 +763,3 @@ def body_kind(statement: Node) -> str | None:
     if owner.type in LOOPS:
         return "loop_body" if block == owner.child_by_field_name("body") else None
     return None
-

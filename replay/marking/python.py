@@ -34,12 +34,27 @@ _TRIVIAL_STATEMENTS = {"pass_statement", "break_statement", "continue_statement"
 _LOOPS = ("for_statement", "while_statement")
 # The walk descends only into nodes that can hold a block: simple statements and expressions
 # (where most of a file's nodes are) cannot hold a function, loop or if.
-_HOLDS_BLOCKS = frozenset({
-    "module", "block", "function_definition", "class_definition", "decorated_definition",
-    "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
-    "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
-})
-
+_HOLDS_BLOCKS = frozenset(
+    {
+        "module",
+        "block",
+        "function_definition",
+        "class_definition",
+        "decorated_definition",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+    }
+)
 
 
 def parser() -> Parser:
@@ -52,7 +67,11 @@ def _statements(block: Node) -> list[Node]:
 
 
 def _is_docstring(node: Node) -> bool:
-    return node.type == "expression_statement" and node.named_child_count == 1 and node.named_children[0].type in ("string", "concatenated_string")
+    return (
+        node.type == "expression_statement"
+        and node.named_child_count == 1
+        and node.named_children[0].type in ("string", "concatenated_string")
+    )
 
 
 def _named_size(node: Node, cap: int = 1 << 30) -> int:
@@ -91,9 +110,9 @@ class _Siblings:
         self.last_row = [n.end_point[0] for n in stmts]
         types = [n.type for n in stmts]
         # `pass`, `break`, `continue` or a docstring: a run of only these is trivial
-        self.filler = [t in _TRIVIAL_STATEMENTS or _is_docstring(n) for t, n in zip(types, stmts)]
+        self.filler = [t in _TRIVIAL_STATEMENTS or _is_docstring(n) for t, n in zip(types, stmts, strict=True)]
         # trivial on its own: a bare `return`, `raise NotImplementedError...`
-        self.alone = [_trivial_alone(t, n) for t, n in zip(types, stmts)]
+        self.alone = [_trivial_alone(t, n) for t, n in zip(types, stmts, strict=True)]
         self._size: list[int | None] = [None] * len(stmts)
 
     def trivial(self, i: int, j: int) -> bool:
@@ -198,7 +217,11 @@ class PythonMarker:
         clauses = [node] + [c for c in node.named_children if c.type in ("elif_clause", "else_clause")]
         for clause in clauses:
             cond = clause.child_by_field_name("condition")
-            if cond is not None and _named_size(cond, MIN_CONDITION_NODES) >= MIN_CONDITION_NODES and cond.start_point[0] == cond.end_point[0]:
+            if (
+                cond is not None
+                and _named_size(cond, MIN_CONDITION_NODES) >= MIN_CONDITION_NODES
+                and cond.start_point[0] == cond.end_point[0]
+            ):
                 out.append(Candidate(Kind.INFILL, "if_condition", cond.start_byte, cond.end_byte, False))
             body = clause.child_by_field_name("consequence") or clause.child_by_field_name("body")
             if body is None:

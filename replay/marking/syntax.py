@@ -61,4 +61,4 @@ def walk_span(
             continue
         if t in compounds:
             compound(node)
-        stack.extend(zip(reversed(node.named_children), unflagged))
+        stack.extend(zip(reversed(node.named_children), unflagged, strict=False))  # unflagged repeats forever

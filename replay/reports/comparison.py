@@ -106,8 +106,15 @@ def pair_tasks(first: Mapping[str, Task], second: Mapping[str, Task]) -> tuple[l
     return shared, differing
 
 
-def compare(first: Series, second: Series, tasks: Sequence[Task], a: Mapping[str, Outcome], b: Mapping[str, Outcome],
-            cut: Cutoffs, differing: Sequence[str] = ()) -> Comparison:
+def compare(
+    first: Series,
+    second: Series,
+    tasks: Sequence[Task],
+    a: Mapping[str, Outcome],
+    b: Mapping[str, Outcome],
+    cut: Cutoffs,
+    differing: Sequence[str] = (),
+) -> Comparison:
     """Compare ``b`` (the second series' outcomes by task id) with ``a`` over ``tasks`` (those
     both sides have, see :func:`pair_tasks`); ``differing`` are the ids left out because the two
     sides' tasks differ, reported with the comparison."""
@@ -124,22 +131,36 @@ def compare(first: Series, second: Series, tasks: Sequence[Task], a: Mapping[str
             pairs = cells[(dimension, value)]
             only_a = sum(1 for x, y in pairs if x and not y)
             only_b = sum(1 for x, y in pairs if y and not x)
-            strata.append(StratumDiff(dimension, value, len(pairs), sum(x for x, _ in pairs), sum(y for _, y in pairs),
-                                      only_a, only_b, mcnemar_exact(only_a, only_b), len(pairs) < SMALL_STRATUM))
+            strata.append(
+                StratumDiff(
+                    dimension,
+                    value,
+                    len(pairs),
+                    sum(x for x, _ in pairs),
+                    sum(y for _, y in pairs),
+                    only_a,
+                    only_b,
+                    mcnemar_exact(only_a, only_b),
+                    len(pairs) < SMALL_STRATUM,
+                )
+            )
     flips = tuple(Flip(t.id, a[t.id].status.value, b[t.id].status.value) for t in both if a[t.id].passed != b[t.id].passed)
     changes = Counter((a[t.id].status.value, b[t.id].status.value) for t in both if a[t.id].status != b[t.id].status)
     status_changes = tuple((x, y, n) for (x, y), n in sorted(changes.items(), key=lambda kv: (-kv[1], kv[0])))
     ids = {t.id for t in tasks}
     only_first = len({i for i in a if i in ids} - {i for i in b})
     only_second = len({i for i in b if i in ids} - {i for i in a})
-    result = Comparison(first, second, len(both), only_first, only_second, tuple(strata), flips, status_changes, "", tuple(sorted(differing)))
+    result = Comparison(
+        first, second, len(both), only_first, only_second, tuple(strata), flips, status_changes, "", tuple(sorted(differing))
+    )
     return dataclasses.replace(result, summary=summarise(result))
 
 
 def differing_note(n: int) -> str:
     """The sentence every output gives for tasks that share an id but differ between the runs."""
-    return (f"{n} task{'s share' if n != 1 else ' shares'} an id but differ{'' if n != 1 else 's'} between the runs "
-            "(re-marked?): not compared.")
+    return (
+        f"{n} task{'s share' if n != 1 else ' shares'} an id but differ{'' if n != 1 else 's'} between the runs (re-marked?): not compared."
+    )
 
 
 def _pct(x: float) -> str:
@@ -149,8 +170,11 @@ def _pct(x: float) -> str:
 def summarise(c: Comparison) -> str:
     """A few plain sentences: the overall change, its test, where it moved most, what changed."""
     overall = next((s for s in c.strata if s.dimension == "all"), None)
-    lines = [f"{c.second.label} against {c.first.label}: {c.paired} tasks paired by id and ground truth"
-             + (f" ({c.only_in_first} only in the first, {c.only_in_second} only in the second)" if c.only_in_first or c.only_in_second else "") + "."]
+    lines = [
+        f"{c.second.label} against {c.first.label}: {c.paired} tasks paired by id and ground truth"
+        + (f" ({c.only_in_first} only in the first, {c.only_in_second} only in the second)" if c.only_in_first or c.only_in_second else "")
+        + "."
+    ]
     if c.differing:
         lines.append(differing_note(len(c.differing)))
     if overall is None or overall.n == 0:
@@ -162,15 +186,26 @@ def summarise(c: Comparison) -> str:
         f"({'+' if change >= 0 else ''}{100 * change:.1f} points); {overall.only_second} tasks newly pass, "
         f"{overall.only_first} newly fail (exact McNemar p = {overall.p_value:.3g})."
     )
-    moved = sorted((s for s in c.strata if s.dimension != "all" and s.n and (s.only_first or s.only_second)),
-                   key=lambda s: (-abs(s.difference), s.dimension, s.value))[:3]
+    moved = sorted(
+        (s for s in c.strata if s.dimension != "all" and s.n and (s.only_first or s.only_second)),
+        key=lambda s: (-abs(s.difference), s.dimension, s.value),
+    )[:3]
     if moved:
-        lines.append("Largest moves: " + "; ".join(
-            f"{s.dimension} {s.value} {'+' if s.difference >= 0 else ''}{100 * s.difference:.1f} points (n={s.n}{', small' if s.small else ''})"
-            for s in moved) + ".")
+        lines.append(
+            "Largest moves: "
+            + "; ".join(
+                f"{s.dimension} {s.value} {'+' if s.difference >= 0 else ''}{100 * s.difference:.1f} points (n={s.n}{', small' if s.small else ''})"
+                for s in moved
+            )
+            + "."
+        )
     if c.status_changes:
-        lines.append("Outcomes that changed: " + ", ".join(f"{x} → {y} ×{n}" for x, y, n in c.status_changes[:6])
-                     + (f", and {len(c.status_changes) - 6} more kinds" if len(c.status_changes) > 6 else "") + ".")
+        lines.append(
+            "Outcomes that changed: "
+            + ", ".join(f"{x} → {y} ×{n}" for x, y, n in c.status_changes[:6])
+            + (f", and {len(c.status_changes) - 6} more kinds" if len(c.status_changes) > 6 else "")
+            + "."
+        )
     else:
         lines.append("No task changed its outcome.")
     return "\n".join(lines)

@@ -17,17 +17,27 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from replay.reports.comparison import Comparison, differing_note, short_model
 from replay.core.metrics import METRIC_LABELS
+from replay.reports.comparison import Comparison, differing_note, short_model
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, source_file
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.taxonomy import CLASSES
 
 PALETTE = ("#3b6fb6", "#d9822b", "#2e9e6a", "#b8475b", "#7a5cb8", "#8c6d31", "#3aa1b5", "#6b6b6b")
 CLASS_COLOURS = {
-    "pass": "#2e9e6a", "syntax_error": "#b8475b", "indentation_error": "#e07a8f", "compile_error": "#8e2c48",
-    "undefined_name": "#d9822b", "runtime_error": "#e6b34a", "fail": "#7a5cb8", "timeout": "#3aa1b5",
-    "empty": "#a9a9a9", "model_error": "#444444", "tests_not_run": "#c0392b", "tampered": "#5d1f1f", "unverified": "#c8c8c8",
+    "pass": "#2e9e6a",
+    "syntax_error": "#b8475b",
+    "indentation_error": "#e07a8f",
+    "compile_error": "#8e2c48",
+    "undefined_name": "#d9822b",
+    "runtime_error": "#e6b34a",
+    "fail": "#7a5cb8",
+    "timeout": "#3aa1b5",
+    "empty": "#a9a9a9",
+    "model_error": "#444444",
+    "tests_not_run": "#c0392b",
+    "tampered": "#5d1f1f",
+    "unverified": "#c8c8c8",
 }
 TAIL_LINES = 40
 
@@ -73,18 +83,24 @@ def strata_chart(dimension: str, sections: Sequence[Section], colours: dict[str,
     group_h = len(sections) * (BAR_H + 2) + GAP
     height = 22 + len(values) * group_h
     width = LABEL_W + PLOT_W + TEXT_W
-    parts = [f'<svg class="chart" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-             f'aria-label="pass rate by {esc(dimension)}">']
+    parts = [
+        f'<svg class="chart" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'aria-label="pass rate by {esc(dimension)}">'
+    ]
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         x = LABEL_W + tick * PLOT_W
-        parts.append(f'<line class="grid" x1="{x:.1f}" y1="14" x2="{x:.1f}" y2="{height}"/>'
-                     f'<text class="tick" x="{x:.1f}" y="10">{int(tick * 100)}%</text>')
+        parts.append(
+            f'<line class="grid" x1="{x:.1f}" y1="14" x2="{x:.1f}" y2="{height}"/>'
+            f'<text class="tick" x="{x:.1f}" y="10">{int(tick * 100)}%</text>'
+        )
     for i, value in enumerate(values):
         y0 = 18 + i * group_h
         small_any = any((r := rows_of[series_key(s)].get(value)) is not None and r.small for s in sections)
         label = value + (f"  ⚠ n<{SMALL_STRATUM}" if small_any else "")
-        parts.append(f'<text class="label{" small" if small_any else ""}" x="{LABEL_W - 10}" y="{y0 + group_h / 2:.1f}" '
-                     f'text-anchor="end">{esc(label)}</text>')
+        parts.append(
+            f'<text class="label{" small" if small_any else ""}" x="{LABEL_W - 10}" y="{y0 + group_h / 2:.1f}" '
+            f'text-anchor="end">{esc(label)}</text>'
+        )
         for j, s in enumerate(sections):
             r = rows_of[series_key(s)].get(value)
             y = y0 + j * (BAR_H + 2)
@@ -96,22 +112,41 @@ def strata_chart(dimension: str, sections: Sequence[Section], colours: dict[str,
     return "".join(parts)
 
 
+def _stratum_attrs(kind: str, r: StratumRow, s: Section, **extra: str) -> str:
+    """The data attributes of one stratum of one series (a bar of a chart, a row of a table)."""
+    return attrs(
+        kind=kind,
+        series=series_key(s),
+        dimension=r.dimension,
+        value=r.value,
+        n=r.n,
+        passed=r.passed,
+        rate=num(r.rate),
+        low=num(r.low),
+        high=num(r.high),
+        small=int(r.small),
+        **extra,
+    )
+
+
 def _bar(r: StratumRow, s: Section, y: float, colour: str) -> str:
     w = max(0.0, (r.rate or 0.0) * PLOT_W)
     lo, hi = LABEL_W + r.low * PLOT_W, LABEL_W + r.high * PLOT_W
     mid = y + BAR_H / 2
     cls = "bar small" if r.small else "bar"
-    data = attrs(kind="stratum", series=series_key(s), dimension=r.dimension, value=r.value, n=r.n, passed=r.passed,
-                 rate=num(r.rate), low=num(r.low), high=num(r.high), small=int(r.small))
+    data = _stratum_attrs("stratum", r, s)
     tip = f"{series_label(s)} — {r.dimension} {r.value}: {r.passed}/{r.n} = {pct(r.rate)} [{pct(r.low)}, {pct(r.high)}]" + (
-        f" — fewer than {SMALL_STRATUM} tasks" if r.small else "")
+        f" — fewer than {SMALL_STRATUM} tasks" if r.small else ""
+    )
     text = f"{pct(r.rate)} [{pct(r.low)}–{pct(r.high)}] n={r.n}" + (" ⚠" if r.small else "")
-    return (f'<g><title>{esc(tip)}</title><rect class="key" x="{LABEL_W - 6}" y="{y}" width="4" height="{BAR_H}" fill="{colour}"/>'
-            f'<rect class="{cls}" {data} x="{LABEL_W}" y="{y}" width="{w:.2f}" height="{BAR_H}" fill="{colour}"/>'
-            f'<line class="whisker" x1="{lo:.2f}" y1="{mid}" x2="{hi:.2f}" y2="{mid}"/>'
-            f'<line class="whisker" x1="{lo:.2f}" y1="{y + 2}" x2="{lo:.2f}" y2="{y + BAR_H - 2}"/>'
-            f'<line class="whisker" x1="{hi:.2f}" y1="{y + 2}" x2="{hi:.2f}" y2="{y + BAR_H - 2}"/>'
-            f'<text class="value{" small" if r.small else ""}" x="{LABEL_W + PLOT_W + 6}" y="{y + BAR_H - 2}">{esc(text)}</text></g>')
+    return (
+        f'<g><title>{esc(tip)}</title><rect class="key" x="{LABEL_W - 6}" y="{y}" width="4" height="{BAR_H}" fill="{colour}"/>'
+        f'<rect class="{cls}" {data} x="{LABEL_W}" y="{y}" width="{w:.2f}" height="{BAR_H}" fill="{colour}"/>'
+        f'<line class="whisker" x1="{lo:.2f}" y1="{mid}" x2="{hi:.2f}" y2="{mid}"/>'
+        f'<line class="whisker" x1="{lo:.2f}" y1="{y + 2}" x2="{lo:.2f}" y2="{y + BAR_H - 2}"/>'
+        f'<line class="whisker" x1="{hi:.2f}" y1="{y + 2}" x2="{hi:.2f}" y2="{y + BAR_H - 2}"/>'
+        f'<text class="value{" small" if r.small else ""}" x="{LABEL_W + PLOT_W + 6}" y="{y + BAR_H - 2}">{esc(text)}</text></g>'
+    )
 
 
 def taxonomy_chart(sections: Sequence[Section]) -> str:
@@ -131,14 +166,18 @@ def taxonomy_chart(sections: Sequence[Section]) -> str:
                 continue
             w = share * plot_w
             data = attrs(kind="class", series=series_key(s), status=status, count=count, share=num(share), total=t.total)
-            parts.append(f'<g><title>{esc(f"{series_label(s)}: {label} {count} of {t.total} ({pct(share)})")}</title>'
-                         f'<rect class="segment" {data} x="{x:.2f}" y="{y}" width="{w:.2f}" height="{bar_h}" fill="{CLASS_COLOURS[status]}"/></g>')
+            parts.append(
+                f"<g><title>{esc(f'{series_label(s)}: {label} {count} of {t.total} ({pct(share)})')}</title>"
+                f'<rect class="segment" {data} x="{x:.2f}" y="{y}" width="{w:.2f}" height="{bar_h}" fill="{CLASS_COLOURS[status]}"/></g>'
+            )
             if w > 34:
                 parts.append(f'<text class="inbar" x="{x + 3:.2f}" y="{y + bar_h - 6}">{count}</text>')
             x += w
     parts.append("</svg>")
-    legend = "".join(f'<span class="key"><i style="background:{CLASS_COLOURS[st]}"></i>{esc(lb)}</span>'
-                     for st, lb in [("pass", "pass")] + [(k.value, v) for k, v in CLASSES.items()])
+    legend = "".join(
+        f'<span class="key"><i style="background:{CLASS_COLOURS[st]}"></i>{esc(lb)}</span>'
+        for st, lb in [("pass", "pass")] + [(k.value, v) for k, v in CLASSES.items()]
+    )
     return "".join(parts) + f'<p class="legend">{legend}</p>'
 
 
@@ -153,10 +192,25 @@ def _trend_points(s: Section, dimension: str, similarity: bool) -> dict[str, tup
         return points
     for r in s.rows:
         if r.dimension == dimension and r.rate is not None:
-            data = attrs(kind="trend", series=series_key(s), dimension=dimension, value=r.value, n=r.n, passed=r.passed,
-                         rate=num(r.rate), low=num(r.low), high=num(r.high), small=int(r.small))
-            points[r.value] = (r.rate, r.low, r.high, data,
-                               f"{series_label(s)} — {dimension} {r.value}: {r.passed}/{r.n} = {pct(r.rate)}" + (" (small)" if r.small else ""))
+            data = attrs(
+                kind="trend",
+                series=series_key(s),
+                dimension=dimension,
+                value=r.value,
+                n=r.n,
+                passed=r.passed,
+                rate=num(r.rate),
+                low=num(r.low),
+                high=num(r.high),
+                small=int(r.small),
+            )
+            points[r.value] = (
+                r.rate,
+                r.low,
+                r.high,
+                data,
+                f"{series_label(s)} — {dimension} {r.value}: {r.passed}/{r.n} = {pct(r.rate)}" + (" (small)" if r.small else ""),
+            )
     return points
 
 
@@ -171,8 +225,10 @@ def trend_chart(dimension: str, sections: Sequence[Section], colours: dict[str, 
     parts = [f'<svg class="chart" role="img" width="{w}" height="{h}" aria-label="{what} over {esc(dimension)}">']
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         y = top + (1 - tick) * plot_h
-        parts.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
-                     f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{f"{tick:g}" if similarity else f"{int(tick * 100)}%"}</text>')
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>'
+            f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{f"{tick:g}" if similarity else f"{int(tick * 100)}%"}</text>'
+        )
     for g, x in xs.items():
         parts.append(f'<text class="tick" x="{x:.1f}" y="{top + plot_h + 18}" text-anchor="middle">{esc(g)}</text>')
     for j, s in enumerate(sections):
@@ -187,10 +243,18 @@ def trend_chart(dimension: str, sections: Sequence[Section], colours: dict[str, 
             value, low, high, data, tip = found[g]
             x, y = xs[g] + shift, top + (1 - value) * plot_h
             points.append((x, y))
-            whisker = (f'<line class="whisker" x1="{x:.1f}" y1="{top + (1 - high) * plot_h:.1f}" x2="{x:.1f}" '
-                       f'y2="{top + (1 - low) * plot_h:.1f}" stroke="{colour}"/>') if high > low else ""
-            parts.append(f'<g><title>{esc(tip)}</title>{whisker}'
-                         f'<circle class="point{" small" if g in small else ""}" {data} cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/></g>')
+            whisker = (
+                (
+                    f'<line class="whisker" x1="{x:.1f}" y1="{top + (1 - high) * plot_h:.1f}" x2="{x:.1f}" '
+                    f'y2="{top + (1 - low) * plot_h:.1f}" stroke="{colour}"/>'
+                )
+                if high > low
+                else ""
+            )
+            parts.append(
+                f"<g><title>{esc(tip)}</title>{whisker}"
+                f'<circle class="point{" small" if g in small else ""}" {data} cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/></g>'
+            )
         if len(points) > 1:
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             parts.append(f'<polyline class="trend" points="{path}" stroke="{colour}"/>')
@@ -224,13 +288,22 @@ def strata_table(sections: Sequence[Section]) -> str:
         means = {(m.dimension, m.value): m.mean for m in s.similarity}
         for r in s.rows:
             indel = means.get((r.dimension, r.value))
-            data = attrs(kind="stratum-row", series=series_key(s), dimension=r.dimension, value=r.value, n=r.n, passed=r.passed,
-                         rate=num(r.rate), low=num(r.low), high=num(r.high), small=int(r.small), indel=num(indel))
+            data = _stratum_attrs("stratum-row", r, s, indel=num(indel))
             flag = f"⚠ n<{SMALL_STRATUM}" if r.small else ""
-            rows.append(f'<tr {data}{" class=small" if r.small else ""}>' + td(series_label(s)) + td(r.dimension) + td(r.value)
-                        + td(r.n, r.n) + td(r.passed, r.passed) + td(pct(r.rate), num(r.rate) or -1) + td(pct(r.low), num(r.low))
-                        + td(pct(r.high), num(r.high)) + td("–" if indel is None else f"{indel:.3f}", num(indel) or -1)
-                        + td(flag, cls="flag") + "</tr>")
+            rows.append(
+                f"<tr {data}{' class=small' if r.small else ''}>"
+                + td(series_label(s))
+                + td(r.dimension)
+                + td(r.value)
+                + td(r.n, r.n)
+                + td(r.passed, r.passed)
+                + td(pct(r.rate), num(r.rate) or -1)
+                + td(pct(r.low), num(r.low))
+                + td(pct(r.high), num(r.high))
+                + td("–" if indel is None else f"{indel:.3f}", num(indel) or -1)
+                + td(flag, cls="flag")
+                + "</tr>"
+            )
     return sortable(["series", "stratum", "value", "tasks", "passed", "pass rate", "low", "high", "mean indel sim.", "flag"], rows)
 
 
@@ -240,9 +313,10 @@ def taxonomy_table(sections: Sequence[Section]) -> str:
     for s in sections:
         t = s.taxonomy
         cells = "".join(
-            f'<td {attrs(kind="class-cell", series=series_key(s), status=k.status, count=k.count, share=num(k.share), share_of_failures=num(k.share_of_failures))}'
+            f"<td {attrs(kind='class-cell', series=series_key(s), status=k.status, count=k.count, share=num(k.share), share_of_failures=num(k.share_of_failures))}"
             f' data-sort="{k.count}">{k.count}' + (f' <span class="note">{esc(pct(k.share))}</span>' if k.count else "") + "</td>"
-            for k in t.classes)
+            for k in t.classes
+        )
         rows.append("<tr>" + td(series_label(s)) + td(t.total, t.total) + td(t.passed, t.passed) + cells + "</tr>")
     return sortable(["series", "outcomes", "passed", *(k.label for k in sections[0].taxonomy.classes)] if sections else [], rows)
 
@@ -259,25 +333,53 @@ def metrics_table(sections: Sequence[Section]) -> str:
 def comparison_block(c: Comparison, index: int, anchors: dict[str, str]) -> str:
     rows = []
     for d in c.strata:
-        data = attrs(kind="diff", comparison=index, dimension=d.dimension, value=d.value, n=d.n, passed_first=d.passed_first,
-                     passed_second=d.passed_second, only_first=d.only_first, only_second=d.only_second,
-                     p_value=num(d.p_value), difference=num(d.difference), small=int(d.small))
-        rows.append(f'<tr {data}{" class=small" if d.small else ""}>' + td(d.dimension) + td(d.value) + td(d.n, d.n)
-                    + td(pct(d.passed_first / d.n if d.n else None), d.passed_first / d.n if d.n else -1)
-                    + td(pct(d.passed_second / d.n if d.n else None), d.passed_second / d.n if d.n else -1)
-                    + td(f"{100 * d.difference:+.1f}", num(d.difference)) + td(d.only_first, d.only_first)
-                    + td(d.only_second, d.only_second) + td(f"{d.p_value:.3g}", num(d.p_value))
-                    + td(f"⚠ n<{SMALL_STRATUM}" if d.small else "", cls="flag") + "</tr>")
-    flips = "".join(f'<li><a href="#{anchors[f.task_id]}">{esc(f.task_id)}</a> {esc(f.first_status)} → {esc(f.second_status)}</li>'
-                    if f.task_id in anchors else f"<li>{esc(f.task_id)} {esc(f.first_status)} → {esc(f.second_status)}</li>"
-                    for f in c.flips)
+        data = attrs(
+            kind="diff",
+            comparison=index,
+            dimension=d.dimension,
+            value=d.value,
+            n=d.n,
+            passed_first=d.passed_first,
+            passed_second=d.passed_second,
+            only_first=d.only_first,
+            only_second=d.only_second,
+            p_value=num(d.p_value),
+            difference=num(d.difference),
+            small=int(d.small),
+        )
+        rows.append(
+            f"<tr {data}{' class=small' if d.small else ''}>"
+            + td(d.dimension)
+            + td(d.value)
+            + td(d.n, d.n)
+            + td(pct(d.passed_first / d.n if d.n else None), d.passed_first / d.n if d.n else -1)
+            + td(pct(d.passed_second / d.n if d.n else None), d.passed_second / d.n if d.n else -1)
+            + td(f"{100 * d.difference:+.1f}", num(d.difference))
+            + td(d.only_first, d.only_first)
+            + td(d.only_second, d.only_second)
+            + td(f"{d.p_value:.3g}", num(d.p_value))
+            + td(f"⚠ n<{SMALL_STRATUM}" if d.small else "", cls="flag")
+            + "</tr>"
+        )
+    flips = "".join(
+        f'<li><a href="#{anchors[f.task_id]}">{esc(f.task_id)}</a> {esc(f.first_status)} → {esc(f.second_status)}</li>'
+        if f.task_id in anchors
+        else f"<li>{esc(f.task_id)} {esc(f.first_status)} → {esc(f.second_status)}</li>"
+        for f in c.flips
+    )
     differing = "".join(f'<li><a href="#{anchors[t]}">{esc(t)}</a></li>' if t in anchors else f"<li>{esc(t)}</li>" for t in c.differing)
-    return (f'<h3>{esc(c.second.label)} <span class="vs">vs</span> {esc(c.first.label)}</h3>'
-            f'<pre class="summary">{esc(c.summary)}</pre>'
-            + sortable(["stratum", "value", "paired", "first", "second", "Δ points", "only first", "only second", "McNemar p", "flag"], rows)
-            + f'<details><summary>tasks that flipped ({len(c.flips)})</summary><ul class="flips">{flips}</ul></details>'
-            + (f'<details class="differing"><summary>not compared: {esc(differing_note(len(c.differing)))}</summary>'
-               f'<ul class="flips">{differing}</ul></details>' if c.differing else ""))
+    return (
+        f'<h3>{esc(c.second.label)} <span class="vs">vs</span> {esc(c.first.label)}</h3>'
+        f'<pre class="summary">{esc(c.summary)}</pre>'
+        + sortable(["stratum", "value", "paired", "first", "second", "Δ points", "only first", "only second", "McNemar p", "flag"], rows)
+        + f'<details><summary>tasks that flipped ({len(c.flips)})</summary><ul class="flips">{flips}</ul></details>'
+        + (
+            f'<details class="differing"><summary>not compared: {esc(differing_note(len(c.differing)))}</summary>'
+            f'<ul class="flips">{differing}</ul></details>'
+            if c.differing
+            else ""
+        )
+    )
 
 
 # -- drill-down --------------------------------------------------------------------------------
@@ -303,30 +405,47 @@ def block(title: str, text: str | None, cls: str = "") -> str:
 
 def task_detail(report: Report, task_id: str, anchor: str, outcomes: list[OutcomeRow], colours: dict[str, str]) -> str:
     task = report.tasks.get(task_id)
-    parts = [f'<details class="task" id="{anchor}"><summary><code>{esc(task_id)}</code> '
-             + "".join(f'<span class="badge" style="background:{CLASS_COLOURS.get(o.status, "#999")}">'
-                       f'{esc(short_model(o.model))} · {esc(o.preset)}: {esc(o.status)}</span>' for o in outcomes) + "</summary>"]
+    parts = [
+        f'<details class="task" id="{anchor}"><summary><code>{esc(task_id)}</code> '
+        + "".join(
+            f'<span class="badge" style="background:{CLASS_COLOURS.get(o.status, "#999")}">'
+            f"{esc(short_model(o.model))} · {esc(o.preset)}: {esc(o.status)}</span>"
+            for o in outcomes
+        )
+        + "</summary>"
+    ]
     if task is not None:
-        meta = (f"{task.repo} · {task.language} · {task.kind.value} · {task.construct} · {task.lines_removed} lines removed · "
-                f"labels: {', '.join(task.labels) or 'none'} · comment distance {task.comment_distance} · "
-                f"reference distance {task.reference_distance}")
+        meta = (
+            f"{task.repo} · {task.language} · {task.kind.value} · {task.construct} · {task.lines_removed} lines removed · "
+            f"labels: {', '.join(task.labels) or 'none'} · comment distance {task.comment_distance} · "
+            f"reference distance {task.reference_distance}"
+        )
         parts.append(f'<p class="meta">{esc(meta)}</p>')
         request = next((report.requests.get((o.run_id, task_id)) for o in outcomes if (o.run_id, task_id) in report.requests), None)
         excerpt = prompt_excerpt(task, source_file(task, request))
-        parts.append(block(f"prompt: the document around the cursor ({CURSOR_MARK} marks it)", excerpt, "prompt")
-                     if excerpt is not None else '<h5>prompt</h5><p class="note">the source file is no longer available unchanged</p>')
+        parts.append(
+            block(f"prompt: the document around the cursor ({CURSOR_MARK} marks it)", excerpt, "prompt")
+            if excerpt is not None
+            else '<h5>prompt</h5><p class="note">the source file is no longer available unchanged</p>'
+        )
         parts.append(block("ground truth", task.ground_truth))
     for o in outcomes:
         tail = "\n".join(o.output_tail.splitlines()[-TAIL_LINES:])
         own = report.run_tasks.get((o.run_id, task_id))  # this run's task differs from the one above (re-marked)
         truth = own or task
-        parts.append(f'<div class="outcome"><h4>{esc(short_model(o.model))} · {esc(o.preset)} ({esc(o.run_id)}): {esc(o.status)}'
-                     + (f" — {esc(o.detail)}" if o.detail else "") + "</h4>"
-                     + (block(f"ground truth in {o.run_id} (another task under the same id: re-marked?)", own.ground_truth) if own else "")
-                     + (block("model error", o.model_error) if o.model_error else "")
-                     + block("raw output", o.raw) + block("processed output", o.processed)
-                     + "<h5>diff against the ground truth</h5>" + (diff_html(truth.ground_truth, o.processed) if truth else "")
-                     + block(f"test output (last {TAIL_LINES} lines)", tail, "tail") + "</div>")
+        parts.append(
+            f'<div class="outcome"><h4>{esc(short_model(o.model))} · {esc(o.preset)} ({esc(o.run_id)}): {esc(o.status)}'
+            + (f" — {esc(o.detail)}" if o.detail else "")
+            + "</h4>"
+            + (block(f"ground truth in {o.run_id} (another task under the same id: re-marked?)", own.ground_truth) if own else "")
+            + (block("model error", o.model_error) if o.model_error else "")
+            + block("raw output", o.raw)
+            + block("processed output", o.processed)
+            + "<h5>diff against the ground truth</h5>"
+            + (diff_html(truth.ground_truth, o.processed) if truth else "")
+            + block(f"test output (last {TAIL_LINES} lines)", tail, "tail")
+            + "</div>"
+        )
     parts.append("</details>")
     return "".join(parts)
 
@@ -343,8 +462,7 @@ def outcome_badges(sections: Sequence[Section], mine: dict[tuple[str, str], Outc
         sim = "–" if indel is None else f"{indel:.2f}"
         words = f"{series_label(s)}: {status if o else 'no outcome'}, indel sim. {sim}"
         data = attrs(kind="task-outcome", series=series_key(s), status=status, indel=num(indel))
-        badges.append(f'<span class="badge" {data} style="background:{CLASS_COLOURS.get(status, "#999")}" '
-                      f'title="{esc(words)}">{i}</span>')
+        badges.append(f'<span class="badge" {data} style="background:{CLASS_COLOURS.get(status, "#999")}" title="{esc(words)}">{i}</span>')
         lines.append(f"<li>{esc(words)}</li>")
     return f'<details class="outcomes"><summary>{"".join(badges)}</summary><ol>{"".join(lines)}</ol></details>'
 
@@ -360,11 +478,16 @@ def tasks_table(report: Report, sections: Sequence[Section], anchors: dict[str, 
         passes = sum(o.passed for o in mine.values())
         indels = [m["indel_similarity"] for o in mine.values() if (m := o.metrics) and "indel_similarity" in m]
         mean = sum(indels) / len(indels) if indels else None
-        rows.append(f'<tr><td><a href="#{anchor}">{esc(task_id)}</a></td>' + td(task.repo if task else "")
-                    + td(f"{task.language} {task.kind.value}" if task else "") + td(task.construct if task else "")
-                    + td(task.lines_removed if task else "", task.lines_removed if task else -1)
-                    + td(f"{passes}/{len(mine)}", passes) + td("–" if mean is None else f"{mean:.2f}", -1 if mean is None else mean)
-                    + f'<td data-sort="{passes}">{outcome_badges(sections, mine)}</td></tr>')
+        rows.append(
+            f'<tr><td><a href="#{anchor}">{esc(task_id)}</a></td>'
+            + td(task.repo if task else "")
+            + td(f"{task.language} {task.kind.value}" if task else "")
+            + td(task.construct if task else "")
+            + td(task.lines_removed if task else "", task.lines_removed if task else -1)
+            + td(f"{passes}/{len(mine)}", passes)
+            + td("–" if mean is None else f"{mean:.2f}", -1 if mean is None else mean)
+            + f'<td data-sort="{passes}">{outcome_badges(sections, mine)}</td></tr>'
+        )
     return sortable(TASK_COLUMNS, rows, "tasks")
 
 
@@ -434,9 +557,13 @@ def render_html(report: Report) -> str:
         by_task.setdefault(o.task_id, []).append(o)
     anchors = {task_id: f"task-{i}" for i, task_id in enumerate(sorted(by_task))}
     small = [(s, r) for s in sections for r in s.rows if r.small]
-    runs = "".join(f"<tr>{td(r.run_id)}{td(r.model)}{td(r.created)}{td(r.scenario_hash[:12])}{td(', '.join(s.preset for s in sections if s.run_id == r.run_id))}</tr>"
-                   for r in report.runs)
-    legend = "".join(f'<span class="key"><i style="background:{colours[series_key(s)]}"></i>{esc(series_label(s))}</span>' for s in sections)
+    runs = "".join(
+        f"<tr>{td(r.run_id)}{td(r.model)}{td(r.created)}{td(r.scenario_hash[:12])}{td(', '.join(s.preset for s in sections if s.run_id == r.run_id))}</tr>"
+        for r in report.runs
+    )
+    legend = "".join(
+        f'<span class="key"><i style="background:{colours[series_key(s)]}"></i>{esc(series_label(s))}</span>' for s in sections
+    )
     cut = "".join(f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in report.cutoffs.describe().items())
     out = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
@@ -446,34 +573,57 @@ def render_html(report: Report) -> str:
         '<nav><a href="#strata">strata</a><a href="#taxonomy">error taxonomy</a><a href="#trends">trends</a>'
         '<a href="#similarity">similarity</a><a href="#comparisons">comparisons</a><a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
         sortable(["run", "model", "created", "scenario hash", "presets"], [runs]),
-        f'<p>Intervals: <b>{esc(report.interval)}</b>. Cut-offs, computed once over the {len(report.tasks)} tasks of this report:</p><ul>{cut}</ul>',
+        f"<p>Intervals: <b>{esc(report.interval)}</b>. Cut-offs, computed once over the {len(report.tasks)} tasks of this report:</p><ul>{cut}</ul>",
         f'<p class="warn">⚠ {len(small)} of {sum(len(s.rows) for s in sections)} strata have fewer than {SMALL_STRATUM} tasks: '
-        "they are drawn pale with dashed outlines and flagged “⚠ n&lt;10” everywhere; read their intervals with care.</p>" if small else "",
+        "they are drawn pale with dashed outlines and flagged “⚠ n&lt;10” everywhere; read their intervals with care.</p>"
+        if small
+        else "",
         f'<p class="legend">{legend}</p>',
         '<h2 id="strata">Pass rate per stratum</h2>',
     ]
     for dimension in DIMENSIONS:
-        out.append(f'<figure data-dimension="{esc(dimension)}"><figcaption>{esc(dimension)}</figcaption>{strata_chart(dimension, sections, colours)}</figure>')
-    out += ['<h2 id="taxonomy">Error taxonomy</h2>', f"<figure><figcaption>outcome classes per model and preset</figcaption>{taxonomy_chart(sections)}</figure>",
-            taxonomy_table(sections)]
+        out.append(
+            f'<figure data-dimension="{esc(dimension)}"><figcaption>{esc(dimension)}</figcaption>{strata_chart(dimension, sections, colours)}</figure>'
+        )
+    out += [
+        '<h2 id="taxonomy">Error taxonomy</h2>',
+        f"<figure><figcaption>outcome classes per model and preset</figcaption>{taxonomy_chart(sections)}</figure>",
+        taxonomy_table(sections),
+    ]
     sources = [(s, s.taxonomy.undefined_sources) for s in sections if s.taxonomy.undefined_sources]
     if sources:
-        out.append("<p>Undefined names found by: " + "; ".join(
-            f"{esc(series_label(s))}: " + ", ".join(f"{esc(k)} {v}" for k, v in src.items()) for s, src in sources) + "</p>")
+        out.append(
+            "<p>Undefined names found by: "
+            + "; ".join(f"{esc(series_label(s))}: " + ", ".join(f"{esc(k)} {v}" for k, v in src.items()) for s, src in sources)
+            + "</p>"
+        )
     out += ['<h2 id="trends">Trends over distance</h2><div class="trends">']
     for dimension in ("comment distance", "reference distance"):
         for similarity, what in ((False, "pass rate"), (True, "mean indel similarity")):
-            out.append(f'<figure data-dimension="{esc(dimension)}"><figcaption>{what} over {esc(dimension)}</figcaption>'
-                       f"{trend_chart(dimension, sections, colours, similarity)}</figure>")
-    out += ["</div>", '<h2 id="similarity">Similarity to the ground truth (means)</h2>',
-            "<p>Indel similarity is rapidfuzz's fuzz.ratio/100 (CrossCodeEval, RepoBench); normalised Levenshtein is "
-            "rapidfuzz's Levenshtein.normalized_similarity (RepoEval). They are different numbers. A missing answer counts as empty.</p>",
-            metrics_table(sections), '<h2 id="comparisons">Comparisons</h2>']
-    out += [comparison_block(c, i, anchors) for i, c in enumerate(report.comparisons)] or ['<p class="note">one series only: nothing to compare</p>']
-    out += ['<h2 id="table">All strata</h2>', strata_table(sections), '<h2 id="tasks">Tasks</h2>',
-            "<p>Click a column to sort; click a task for its prompt, answers, diff and test output. Each badge is one "
-            "series, numbered as below and coloured by its outcome; click the badges for the outcome and indel similarity in words.</p>",
-            series_legend(sections), tasks_table(report, sections, anchors, by_task)]
+            out.append(
+                f'<figure data-dimension="{esc(dimension)}"><figcaption>{what} over {esc(dimension)}</figcaption>'
+                f"{trend_chart(dimension, sections, colours, similarity)}</figure>"
+            )
+    out += [
+        "</div>",
+        '<h2 id="similarity">Similarity to the ground truth (means)</h2>',
+        "<p>Indel similarity is rapidfuzz's fuzz.ratio/100 (CrossCodeEval, RepoBench); normalised Levenshtein is "
+        "rapidfuzz's Levenshtein.normalized_similarity (RepoEval). They are different numbers. A missing answer counts as empty.</p>",
+        metrics_table(sections),
+        '<h2 id="comparisons">Comparisons</h2>',
+    ]
+    out += [comparison_block(c, i, anchors) for i, c in enumerate(report.comparisons)] or [
+        '<p class="note">one series only: nothing to compare</p>'
+    ]
+    out += [
+        '<h2 id="table">All strata</h2>',
+        strata_table(sections),
+        '<h2 id="tasks">Tasks</h2>',
+        "<p>Click a column to sort; click a task for its prompt, answers, diff and test output. Each badge is one "
+        "series, numbered as below and coloured by its outcome; click the badges for the outcome and indel similarity in words.</p>",
+        series_legend(sections),
+        tasks_table(report, sections, anchors, by_task),
+    ]
     out += [task_detail(report, task_id, anchor, by_task[task_id], colours) for task_id, anchor in anchors.items()]
     out.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(out)

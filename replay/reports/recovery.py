@@ -19,9 +19,8 @@ from pathlib import Path
 
 from postprocess import run_preset
 from postprocess.noise import TYPES, applicable, assign, corrupt
-
-from replay.core.scenarios import hole_context
 from replay.core.records import Task
+from replay.core.scenarios import hole_context
 from replay.reports.stats import wilson
 
 

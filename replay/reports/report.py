@@ -20,15 +20,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from postprocess import is_ablation
-
-from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
 from replay.core.manifest import project_root
 from replay.core.metrics import METRIC_LABELS
 from replay.core.records import Outcome, Task
 from replay.core.scenarios import document_text
-from replay.store import RunInfo, Store
+from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
 from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
 from replay.reports.taxonomy import Taxonomy, taxonomy
+from replay.store import RunInfo, Store
 
 
 @dataclass
@@ -128,16 +127,34 @@ def notable(run: RunInfo, mine: list[Outcome]) -> list[Notable]:
     return found
 
 
-def build_section(run: RunInfo, preset: str, tasks: dict[str, Task], outcomes: list[Outcome], cut: Cutoffs,
-                  method: IntervalMethod, metrics: dict[tuple[str, str], Any]) -> Section:
+def build_section(
+    run: RunInfo,
+    preset: str,
+    tasks: dict[str, Task],
+    outcomes: list[Outcome],
+    cut: Cutoffs,
+    method: IntervalMethod,
+    metrics: dict[tuple[str, str], Any],
+) -> Section:
     mine = {o.task_id: o for o in outcomes if o.postprocess == preset and o.task_id in tasks}
     rows = stratify(list(tasks.values()), lambda i: mine[i].passed if i in mine else None, cut, method, key=f"{run.run_id}|{preset}")
     values = [metrics[(i, preset)].to_dict() for i in mine if (i, preset) in metrics]
     means = {name: math.fsum(v[name] for v in values) / len(values) for name in METRIC_LABELS} if values else {}
     listed = list(mine.values())
     indel = {i: metrics[(i, preset)].indel_similarity for i in mine if (i, preset) in metrics}
-    return Section(run.run_id, run.model, preset, run.scenario_hash, rows, dict(Counter(o.status.value for o in listed)),
-                   taxonomy(listed), means, len(values), stratum_means(list(tasks.values()), indel.get, cut), notable(run, listed))
+    return Section(
+        run.run_id,
+        run.model,
+        preset,
+        run.scenario_hash,
+        rows,
+        dict(Counter(o.status.value for o in listed)),
+        taxonomy(listed),
+        means,
+        len(values),
+        stratum_means(list(tasks.values()), indel.get, cut),
+        notable(run, listed),
+    )
 
 
 def default_pairs(series: list[Series]) -> list[tuple[Series, Series]]:
@@ -154,16 +171,27 @@ def default_pairs(series: list[Series]) -> list[tuple[Series, Series]]:
     return pairs
 
 
-def build_report(store: Store, run_ids: list[str], method: IntervalMethod = IntervalMethod(),
-                 pairs: list[tuple[tuple[str, str], tuple[str, str]]] | None = None) -> Report:
+WILSON = IntervalMethod()  # the default interval (a frozen record: one instance serves every call)
+
+
+def build_report(
+    store: Store, run_ids: list[str], method: IntervalMethod = WILSON, pairs: list[tuple[tuple[str, str], tuple[str, str]]] | None = None
+) -> Report:
     """Read ``run_ids`` from the store (filling in missing metrics first) and compute everything.
     ``pairs`` of ((run, preset), (run, preset)) replace the default comparisons."""
     runs = [r for r in (store.run(i) for i in run_ids) if r is not None]
     loaded = []
     for run in runs:
         store.backfill_metrics(run.run_id)
-        loaded.append((run, {t.id: t for t in store.tasks(run.run_id)}, store.outcomes(run.run_id),
-                       store.metrics(run.run_id), store.completions(run.run_id)))
+        loaded.append(
+            (
+                run,
+                {t.id: t for t in store.tasks(run.run_id)},
+                store.outcomes(run.run_id),
+                store.metrics(run.run_id),
+                store.completions(run.run_id),
+            )
+        )
     all_tasks: dict[str, Task] = {}
     run_tasks: dict[tuple[str, str], Task] = {}
     for run, tasks, _, _, _ in loaded:
@@ -183,11 +211,28 @@ def build_report(store: Store, run_ids: list[str], method: IntervalMethod = Inte
             task = tasks.get(o.task_id)
             c = completions.get(o.task_id)
             m = metrics.get((o.task_id, o.postprocess))
-            rows.append(OutcomeRow(
-                run.run_id, run.model, o.postprocess, o.task_id, task.repo if task else "", task.language if task else "",
-                task.kind.value if task else "", task.construct if task else "", o.status.value, o.passed, o.detail,
-                o.duration_s, o.processed, c.raw if c else None, c.error if c else None, o.output_tail, o.steps,
-                m.to_dict() if m else None))
+            rows.append(
+                OutcomeRow(
+                    run.run_id,
+                    run.model,
+                    o.postprocess,
+                    o.task_id,
+                    task.repo if task else "",
+                    task.language if task else "",
+                    task.kind.value if task else "",
+                    task.construct if task else "",
+                    o.status.value,
+                    o.passed,
+                    o.detail,
+                    o.duration_s,
+                    o.processed,
+                    c.raw if c else None,
+                    c.error if c else None,
+                    o.output_tail,
+                    o.steps,
+                    m.to_dict() if m else None,
+                )
+            )
         requests.update({(run.run_id, i): c.request for i, c in completions.items()})
     if pairs is None:
         chosen = [((x.run_id, x.preset), (y.run_id, y.preset)) for x, y in default_pairs([s.series for s in sections])]
@@ -235,7 +280,7 @@ def prompt_excerpt(task: Task, original: bytes | None, before: int = 15, after: 
     marked = text[:cursor] + CURSOR_MARK + text[cursor:]
     lines = marked.split("\n")
     at = task.span.start.line
-    return "\n".join(lines[max(0, at - before): at + after + 1])
+    return "\n".join(lines[max(0, at - before) : at + after + 1])
 
 
 # -- text, JSON, CSV --------------------------------------------------------------------------
@@ -243,17 +288,24 @@ def prompt_excerpt(task: Task, original: bytes | None, before: int = 15, after: 
 
 def section_json(s: Section) -> dict[str, Any]:
     return {
-        "run_id": s.run_id, "model": s.model, "preset": s.preset, "scenario_hash": s.scenario_hash,
+        "run_id": s.run_id,
+        "model": s.model,
+        "preset": s.preset,
+        "scenario_hash": s.scenario_hash,
         # "stratum" repeats "dimension" under the name earlier versions of this JSON used
-        "rows": [{**asdict(r), "stratum": r.dimension} for r in s.rows], "statuses": s.statuses, "taxonomy": asdict(s.taxonomy),
-        "metrics": s.metrics, "metrics_n": s.metrics_n, "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
+        "rows": [{**asdict(r), "stratum": r.dimension} for r in s.rows],
+        "statuses": s.statuses,
+        "taxonomy": asdict(s.taxonomy),
+        "metrics": s.metrics,
+        "metrics_n": s.metrics_n,
+        "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
         "notable": [asdict(n) for n in s.notable],
     }
 
 
 def comparison_json(c: Comparison) -> dict[str, Any]:
     data = asdict(c)
-    for row, stratum in zip(data["strata"], c.strata):
+    for row, stratum in zip(data["strata"], c.strata, strict=True):
         row["difference"] = stratum.difference
     return data
 
@@ -262,8 +314,11 @@ def to_json(report: Report) -> dict[str, Any]:
     return {
         "interval": report.interval,
         "small_stratum": SMALL_STRATUM,
-        "cutoffs": {"comment_median": report.cutoffs.comment_median, "reference_terciles": report.cutoffs.reference_terciles,
-                    "described": report.cutoffs.describe()},
+        "cutoffs": {
+            "comment_median": report.cutoffs.comment_median,
+            "reference_terciles": report.cutoffs.reference_terciles,
+            "described": report.cutoffs.describe(),
+        },
         "metric_labels": METRIC_LABELS,
         "sections": [section_json(s) for s in report.sections],
         "comparisons": [comparison_json(c) for c in report.comparisons],
@@ -278,29 +333,128 @@ def write_csv(report: Report, folder: Path) -> list[Path]:
     metric_names = list(METRIC_LABELS)
     tables: dict[str, tuple[list[str], list[list[Any]]]] = {
         "outcomes.csv": (
-            ["run_id", "model", "preset", "task_id", "repo", "language", "kind", "construct", "status", "passed", "detail",
-             "duration_s", *metric_names, "processed", "raw", "model_error"],
-            [[o.run_id, o.model, o.preset, o.task_id, o.repo, o.language, o.kind, o.construct, o.status, int(o.passed), o.detail,
-              o.duration_s, *((o.metrics or {}).get(m, "") for m in metric_names), o.processed, o.raw, o.model_error]
-             for o in report.outcomes]),
+            [
+                "run_id",
+                "model",
+                "preset",
+                "task_id",
+                "repo",
+                "language",
+                "kind",
+                "construct",
+                "status",
+                "passed",
+                "detail",
+                "duration_s",
+                *metric_names,
+                "processed",
+                "raw",
+                "model_error",
+            ],
+            [
+                [
+                    o.run_id,
+                    o.model,
+                    o.preset,
+                    o.task_id,
+                    o.repo,
+                    o.language,
+                    o.kind,
+                    o.construct,
+                    o.status,
+                    int(o.passed),
+                    o.detail,
+                    o.duration_s,
+                    *((o.metrics or {}).get(m, "") for m in metric_names),
+                    o.processed,
+                    o.raw,
+                    o.model_error,
+                ]
+                for o in report.outcomes
+            ],
+        ),
         "strata.csv": (
-            ["run_id", "model", "preset", "interval", "dimension", "value", "n", "passed", "rate", "low", "high", "small",
-             "mean_indel_similarity"],
-            [[s.run_id, s.model, s.preset, report.interval, r.dimension, r.value, r.n, r.passed, "" if r.rate is None else r.rate,
-              r.low, r.high, int(r.small), _blank(s.similarity_of(r.dimension, r.value))]
-             for s in report.sections for r in s.rows]),
+            [
+                "run_id",
+                "model",
+                "preset",
+                "interval",
+                "dimension",
+                "value",
+                "n",
+                "passed",
+                "rate",
+                "low",
+                "high",
+                "small",
+                "mean_indel_similarity",
+            ],
+            [
+                [
+                    s.run_id,
+                    s.model,
+                    s.preset,
+                    report.interval,
+                    r.dimension,
+                    r.value,
+                    r.n,
+                    r.passed,
+                    "" if r.rate is None else r.rate,
+                    r.low,
+                    r.high,
+                    int(r.small),
+                    _blank(s.similarity_of(r.dimension, r.value)),
+                ]
+                for s in report.sections
+                for r in s.rows
+            ],
+        ),
         "taxonomy.csv": (
             ["run_id", "model", "preset", "class", "status", "count", "share", "share_of_failures"],
-            [[s.run_id, s.model, s.preset, k.label, k.status, k.count, k.share, k.share_of_failures]
-             for s in report.sections for k in s.taxonomy.classes]),
+            [
+                [s.run_id, s.model, s.preset, k.label, k.status, k.count, k.share, k.share_of_failures]
+                for s in report.sections
+                for k in s.taxonomy.classes
+            ],
+        ),
         "comparisons.csv": (
-            ["first", "second", "dimension", "value", "n", "passed_first", "passed_second", "difference", "only_first",
-             "only_second", "p_value", "small"],
-            [[c.first.label, c.second.label, d.dimension, d.value, d.n, d.passed_first, d.passed_second, d.difference,
-              d.only_first, d.only_second, d.p_value, int(d.small)] for c in report.comparisons for d in c.strata]),
+            [
+                "first",
+                "second",
+                "dimension",
+                "value",
+                "n",
+                "passed_first",
+                "passed_second",
+                "difference",
+                "only_first",
+                "only_second",
+                "p_value",
+                "small",
+            ],
+            [
+                [
+                    c.first.label,
+                    c.second.label,
+                    d.dimension,
+                    d.value,
+                    d.n,
+                    d.passed_first,
+                    d.passed_second,
+                    d.difference,
+                    d.only_first,
+                    d.only_second,
+                    d.p_value,
+                    int(d.small),
+                ]
+                for c in report.comparisons
+                for d in c.strata
+            ],
+        ),
         "flips.csv": (
             ["first", "second", "task_id", "first_status", "second_status"],
-            [[c.first.label, c.second.label, f.task_id, f.first_status, f.second_status] for c in report.comparisons for f in c.flips]),
+            [[c.first.label, c.second.label, f.task_id, f.first_status, f.second_status] for c in report.comparisons for f in c.flips],
+        ),
     }
     written = []
     for name, (header, rows) in tables.items():
@@ -357,8 +511,14 @@ def render(report: Report, console: Console) -> None:
         if t.undefined_sources:
             console.print("  undefined names found by: " + ", ".join(f"{k} {v}" for k, v in t.undefined_sources.items()), markup=False)
         if s.metrics:
-            console.print("  similarity (mean of " + str(s.metrics_n) + "): "
-                          + ", ".join(f"{METRIC_LABELS[k]} {v:.3f}" for k, v in s.metrics.items()), markup=False, highlight=False)
+            console.print(
+                "  similarity (mean of "
+                + str(s.metrics_n)
+                + "): "
+                + ", ".join(f"{METRIC_LABELS[k]} {v:.3f}" for k, v in s.metrics.items()),
+                markup=False,
+                highlight=False,
+            )
         if s.notable:
             console.print(f"  [bold]worth a look ({len(s.notable)}):[/]")
             for note in s.notable[:20]:
@@ -376,8 +536,12 @@ def render(report: Report, console: Console) -> None:
             shown = ", ".join(f"{f.task_id} ({f.first_status}→{f.second_status})" for f in c.flips[:10])
             console.print(f"  flipped ({len(c.flips)}): {shown}" + (" …" if len(c.flips) > 10 else ""), markup=False, highlight=False)
         if c.differing:
-            console.print(f"  not compared, different tasks under one id ({len(c.differing)}): {', '.join(c.differing[:10])}"
-                          + (" …" if len(c.differing) > 10 else ""), markup=False, highlight=False)
+            console.print(
+                f"  not compared, different tasks under one id ({len(c.differing)}): {', '.join(c.differing[:10])}"
+                + (" …" if len(c.differing) > 10 else ""),
+                markup=False,
+                highlight=False,
+            )
         console.print()
 
 
@@ -433,9 +597,12 @@ def render_summary(report: Report, console: Console, report_command: str) -> Non
         overall = next((d for d in c.strata if d.dimension == "all"), None)
         if overall is not None and overall.n:
             several = c.first.run_id != c.second.run_id
-            console.print(f"  {_series_name(c.second, several)} vs {_series_name(c.first, several)}: {100 * overall.difference:+.1f} points "
-                          f"(+{overall.only_second} / −{overall.only_first} tasks, exact McNemar p = {overall.p_value:.3g})",
-                          markup=False, highlight=False)
+            console.print(
+                f"  {_series_name(c.second, several)} vs {_series_name(c.first, several)}: {100 * overall.difference:+.1f} points "
+                f"(+{overall.only_second} / −{overall.only_first} tasks, exact McNemar p = {overall.p_value:.3g})",
+                markup=False,
+                highlight=False,
+            )
     notes = sum(len(s.notable) for s in report.sections)
     if notes:
         console.print(f"  {notes} outcome(s) worth a look: see the full report", markup=False, highlight=False)

@@ -54,10 +54,12 @@ class Cutoffs:
         c, r = self.comment_median, self.reference_terciles
         return {
             "comment distance": f"median {_g(c)} lines: short ≤ {_g(c)} < long; tasks without a comment above: none"
-            if c is not None else "no task has a comment distance: all are 'none'",
+            if c is not None
+            else "no task has a comment distance: all are 'none'",
             "reference distance": f"terciles {_g(r[0])} and {_g(r[1])} lines: short ≤ {_g(r[0])} < medium ≤ {_g(r[1])} < long; "
             "tasks that use no repository name defined in their file: none"
-            if r is not None else "no task has a reference distance: all are 'none'",
+            if r is not None
+            else "no task has a reference distance: all are 'none'",
             "lines removed": "fixed buckets: " + ", ".join(label for _, _, label in LINE_BUCKETS),
         }
 
@@ -200,8 +202,9 @@ def _group(tasks: Sequence[Task], value: Callable[[str], V | None], cut: Cutoffs
     return groups
 
 
-def stratify(tasks: Sequence[Task], passed: Callable[[str], bool | None], cut: Cutoffs,
-             method: IntervalMethod = IntervalMethod(), key: str = "") -> list[StratumRow]:
+def stratify(
+    tasks: Sequence[Task], passed: Callable[[str], bool | None], cut: Cutoffs, method: IntervalMethod = IntervalMethod(), key: str = ""
+) -> list[StratumRow]:
     """Pass rates of every stratum. ``passed(task_id)`` is the verdict, ``None`` for a task with
     no outcome (left out). ``key`` names the series (run and preset) for bootstrap seeding."""
     groups = _group(tasks, passed, cut)

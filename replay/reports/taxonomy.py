@@ -72,8 +72,9 @@ def taxonomy(outcomes: Iterable[Outcome]) -> Taxonomy:
     passed = counts[Status.PASS]
     failures = total - passed
     classes = tuple(
-        ClassCount(status.value, label, counts[status], counts[status] / total if total else 0.0,
-                   counts[status] / failures if failures else 0.0)
+        ClassCount(
+            status.value, label, counts[status], counts[status] / total if total else 0.0, counts[status] / failures if failures else 0.0
+        )
         for status, label in CLASSES.items()
     )
     sources = Counter(undefined_source(o) for o in outcomes if o.status is Status.UNDEFINED_NAME)

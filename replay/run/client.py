@@ -106,7 +106,9 @@ class BridgeClient:
                 yield OpenDocument(self, uri)
             finally:
                 if not self.client.stopped:
-                    self.client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+                    self.client.text_document_did_close(
+                        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+                    )
 
     async def _stop(self) -> None:
         try:
@@ -139,7 +141,9 @@ class OpenDocument:
         doc = types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.bridge._version)
         self.bridge.client.text_document_did_change(types.DidChangeTextDocumentParams(text_document=doc, content_changes=changes))
 
-    async def ask(self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked) -> tuple[str | None, str | None, float]:
+    async def ask(
+        self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked
+    ) -> tuple[str | None, str | None, float]:
         """``(raw text, error, latency in ms)`` for one request at ``cursor``, with the same error
         rules as :meth:`BridgeClient.complete`."""
         client = self.bridge.client
@@ -152,7 +156,7 @@ class OpenDocument:
         try:
             result = await asyncio.wait_for(client.text_document_inline_completion_async(params), REQUEST_TIMEOUT_S)
             raw, error = _first_insert_text(result), None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raw, error = None, f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
         except Exception as exc:  # a JSON-RPC error response, or the server died
             if client.stopped:

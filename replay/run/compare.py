@@ -27,18 +27,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from postprocess import PRESETS, ablation_name, run_steps
-
 from replay.core.errors import SimpilotError
 from replay.core.locations import catalog_for
+from replay.core.records import Completion, Outcome, Status, Task
+from replay.core.scenarios import hole_context
 from replay.execution.evaluate import Evaluator, Verdict
-from replay.execution.sandbox import Sandbox
 from replay.execution.reference import ReferenceRuns
+from replay.execution.sandbox import Sandbox
+from replay.reports.stats import mcnemar_exact, wilson
 from replay.run.pipeline import check_sources, judge_here
 from replay.run.progress import progress
-from replay.core.scenarios import hole_context
-from replay.core.records import Completion, Outcome, Status, Task
-from replay.reports.stats import mcnemar_exact, wilson
 from replay.store import Store
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -62,7 +62,11 @@ def variants(presets: Sequence[str]) -> list[Variant]:
 
 
 def judge(
-    store: Store, run_id: str, evaluator: Evaluator, tasks: list[Task], wanted: Sequence[Variant],
+    store: Store,
+    run_id: str,
+    evaluator: Evaluator,
+    tasks: list[Task],
+    wanted: Sequence[Variant],
     advance: Callable[[], None] = lambda: None,
 ) -> None:
     """Store an outcome for every (task, variant) the run lacks."""
@@ -105,8 +109,9 @@ def judge(
         for future in as_completed(futures):  # the store is written from this thread only
             (task_id, text), verdict = futures[future], future.result()
             for v, _, steps in todo[(task_id, text)]:
-                store.add_outcome(run_id, Outcome(task_id, v.name, text, verdict.status, verdict.detail, verdict.duration_s,
-                                                  verdict.output_tail, steps))
+                store.add_outcome(
+                    run_id, Outcome(task_id, v.name, text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, steps)
+                )
                 advance()
 
 
@@ -152,12 +157,22 @@ class PresetComparison:
     steps: list[StepEffect]
 
     def to_json(self) -> dict[str, Any]:
-        return {"run_id": self.run_id, "model": self.model, "interval": "wilson-95", "test": "exact McNemar, two-sided",
-                "presets": [asdict(r) for r in self.rows], "steps": [asdict(s) for s in self.steps]}
+        return {
+            "run_id": self.run_id,
+            "model": self.model,
+            "interval": "wilson-95",
+            "test": "exact McNemar, two-sided",
+            "presets": [asdict(r) for r in self.rows],
+            "steps": [asdict(s) for s in self.steps],
+        }
 
 
 def summarise(
-    run_id: str, model: str, task_ids: Sequence[str], presets: Sequence[str], outcomes: Sequence[Outcome],
+    run_id: str,
+    model: str,
+    task_ids: Sequence[str],
+    presets: Sequence[str],
+    outcomes: Sequence[Outcome],
     similarity: Mapping[tuple[str, str], float] | None = None,
 ) -> PresetComparison:
     """The comparison, from outcome rows (and the stored indel similarity of each, by (task id,
@@ -178,13 +193,23 @@ def summarise(
         low, high = wilson(len(mine), n)
         paired = p != presets[0]
         only_this, only_first = len(mine - first), len(first - mine)
-        rows.append(PresetRow(
-            p, PRESETS[p], n, len(mine), len(mine) / n if n else 0.0, low, high,
-            (len(mine) - len(first)) / n if paired and n else None,
-            only_this if paired else None, only_first if paired else None,
-            mcnemar_exact(only_this, only_first) if paired else None,
-            dict(statuses.get(p, Counter()).most_common()), _mean_similarity(similarity, p, ids),
-        ))
+        rows.append(
+            PresetRow(
+                p,
+                PRESETS[p],
+                n,
+                len(mine),
+                len(mine) / n if n else 0.0,
+                low,
+                high,
+                (len(mine) - len(first)) / n if paired and n else None,
+                only_this if paired else None,
+                only_first if paired else None,
+                mcnemar_exact(only_this, only_first) if paired else None,
+                dict(statuses.get(p, Counter()).most_common()),
+                _mean_similarity(similarity, p, ids),
+            )
+        )
     effects = []
     for v in variants(presets):
         if v.without is None:
@@ -224,20 +249,32 @@ def render(c: PresetComparison, console: Console) -> None:
     narrow tables rather than one that a terminal of 80 columns would cut."""
     n = c.rows[0].n if c.rows else 0
     first = c.rows[0].preset if c.rows else "the first preset"
-    console.print(f"run {c.run_id} · model {c.model} · {n} tasks · post-processing compared on the same raw answers "
-                  "(Wilson intervals, exact McNemar test)", markup=False, highlight=False)
+    console.print(
+        f"run {c.run_id} · model {c.model} · {n} tasks · post-processing compared on the same raw answers "
+        "(Wilson intervals, exact McNemar test)",
+        markup=False,
+        highlight=False,
+    )
     rates = _table(None, "preset", "pass", "pass %", "95% CI", "indel sim.")
     paired = _table(escape(f"paired with {first}, task by task"), "preset", "Δ points", "+ / −", "McNemar p")
     for r in c.rows:
-        rates.add_row(r.preset, f"{r.passed}/{r.n}", _pct(r.rate), f"{_pct(r.low)} – {_pct(r.high)}",
-                      "" if r.indel_similarity is None else f"{r.indel_similarity:.3f}")
+        rates.add_row(
+            r.preset,
+            f"{r.passed}/{r.n}",
+            _pct(r.rate),
+            f"{_pct(r.low)} – {_pct(r.high)}",
+            "" if r.indel_similarity is None else f"{r.indel_similarity:.3f}",
+        )
         if r.difference is not None:
             paired.add_row(r.preset, f"{100 * r.difference:+.1f}", f"+{r.only_this} / −{r.only_first}", f"{r.p_value:.3g}")
     console.print(rates)
     if paired.row_count:
         console.print(paired)
-        console.print(f"  Δ points: pass % minus {first}'s · + / −: tasks passing only with this preset / only with {first}",
-                      markup=False, highlight=False)
+        console.print(
+            f"  Δ points: pass % minus {first}'s · + / −: tasks passing only with this preset / only with {first}",
+            markup=False,
+            highlight=False,
+        )
     console.print("  indel sim.: mean rapidfuzz fuzz.ratio/100 of the processed answer to the ground truth")
     for r in c.rows:
         failures = ", ".join(f"{k} {v}" for k, v in r.statuses.items() if k != "pass") or "none"
@@ -253,8 +290,9 @@ def render(c: PresetComparison, console: Console) -> None:
     console.print("  fixed: passes with the preset, fails without the step · broke: the other way round")
 
 
-def compare_run(db: Path, run_id: str, presets: Sequence[str], *, jobs: int, repo_paths: Sequence[str] = (),
-                unsafe_no_sandbox: bool = False) -> PresetComparison:
+def compare_run(
+    db: Path, run_id: str, presets: Sequence[str], *, jobs: int, repo_paths: Sequence[str] = (), unsafe_no_sandbox: bool = False
+) -> PresetComparison:
     """``simpilot compare``: judge ``presets`` on ``run_id``'s stored raw answers (outcomes it
     lacks are tested and stored in the run) and summarise them."""
     if not db.exists():
@@ -272,14 +310,18 @@ def compare_run(db: Path, run_id: str, presets: Sequence[str], *, jobs: int, rep
         recorded = store.presets(run_id)
         clash = [v.name for v in wanted if v.name in recorded and recorded[v.name] != v.steps]
         if clash:
-            raise SimpilotError(f"run {run_id!r} holds outcomes for {clash[0]!r} made with other steps "
-                                f"({', '.join(recorded[clash[0]])}): name your preset differently")
+            raise SimpilotError(
+                f"run {run_id!r} holds outcomes for {clash[0]!r} made with other steps "
+                f"({', '.join(recorded[clash[0]])}): name your preset differently"
+            )
         catalog = catalog_for([Path(s) for s in run.scenarios if Path(s).is_file()], repo_paths)
         check_sources(tasks, catalog)
         store.add_presets(run_id, {v.name: v.steps for v in wanted})
         full_suite = "full suite" in run.sandbox
-        with Evaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, \
-                progress(f"compare {run_id}") as (bar, tid):
+        with (
+            Evaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator,
+            progress(f"compare {run_id}") as (bar, tid),
+        ):
             bar.update(tid, total=len(tasks) * len(wanted))
             judge(store, run_id, evaluator, tasks, wanted, lambda: bar.advance(tid))
         similarity = {key: m.indel_similarity for key, m in store.metrics(run_id).items()}

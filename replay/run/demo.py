@@ -26,15 +26,19 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
         raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
     count = sum(1 for s in scenarios for _ in read_tasks(s))
     runs: list[tuple[str, str, tuple[str, ...], set[str] | None]] = [
-        ("demo-oracle", "oracle", ("simcopilot",), None), ("demo-empty", "empty", ("simcopilot",), None)]
+        ("demo-oracle", "oracle", ("simcopilot",), None),
+        ("demo-empty", "empty", ("simcopilot",), None),
+    ]
     for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
         # a real model's recorded answers: raw and post-processed, on the tasks it was asked
         recorded = {a.task_id for a in read_recordings(folder)}
         if recorded:
             runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded))
     total = sum((count if only is None else len(only)) * len(presets) for _, _, presets, only in runs)
-    err.print(f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
-              f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)")
+    err.print(
+        f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
+        f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)"
+    )
     catalog = catalog_for(scenarios)
     store = Store(db)
     ids: list[str] = []
@@ -45,9 +49,25 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
             overall = bar.add_task("[bold]demo[/]", total=total)
             for run_id, model, presets, only in runs:
                 store.delete_run(run_id)
-                ids.append(run_replay(db, scenarios, model, presets, run_id=run_id, resume=False, jobs=jobs, unsafe_no_sandbox=unsafe_no_sandbox,
-                                      store=store, full_suite=full_suite, only=only, catalog=catalog, evaluator=evaluator, bar=bar,
-                                      on_advance=lambda: bar.advance(overall)))
+                ids.append(
+                    run_replay(
+                        db,
+                        scenarios,
+                        model,
+                        presets,
+                        run_id=run_id,
+                        resume=False,
+                        jobs=jobs,
+                        unsafe_no_sandbox=unsafe_no_sandbox,
+                        store=store,
+                        full_suite=full_suite,
+                        only=only,
+                        catalog=catalog,
+                        evaluator=evaluator,
+                        bar=bar,
+                        on_advance=lambda: bar.advance(overall),
+                    )
+                )
     finally:
         store.close()
     return ids

@@ -45,11 +45,28 @@ def load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
 
 
 def run_replay(
-    db: Path, scenarios: tuple[Path, ...], model: str, presets: tuple[str, ...], *, run_id: str | None, resume: bool,
-    jobs: int, repo_paths: tuple[str, ...] = (), models_file: Path | None = None, server_command: tuple[str, ...] = (),
-    unsafe_no_sandbox: bool = False, store: Store | None = None, full_suite: bool = False, session: bool = False,
-    only: Collection[str] | None = None, executor: str = "local", address: str | None = None, catalog: RepoCatalog | None = None,
-    evaluator: Evaluator | None = None, bar: Progress | None = None, on_advance: Callable[[], None] = lambda: None,
+    db: Path,
+    scenarios: tuple[Path, ...],
+    model: str,
+    presets: tuple[str, ...],
+    *,
+    run_id: str | None,
+    resume: bool,
+    jobs: int,
+    repo_paths: tuple[str, ...] = (),
+    models_file: Path | None = None,
+    server_command: tuple[str, ...] = (),
+    unsafe_no_sandbox: bool = False,
+    store: Store | None = None,
+    full_suite: bool = False,
+    session: bool = False,
+    only: Collection[str] | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    catalog: RepoCatalog | None = None,
+    evaluator: Evaluator | None = None,
+    bar: Progress | None = None,
+    on_advance: Callable[[], None] = lambda: None,
 ) -> str:
     """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
     outcomes; with ``session`` the answers are asked as a developer typing down each file would
@@ -63,17 +80,40 @@ def run_replay(
     sandbox = Sandbox.create(unsafe_no_sandbox)
     run_id = run_id or f"{redact_model_name(model).replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
     command = server_command or tuple(bridge_command())
-    config = run_config(spec, {p: PRESETS[p] for p in presets}, sandboxed=sandbox.enabled, limits=sandbox.limits, full_suite=full_suite,
-                        server_command=None if command == tuple(bridge_command()) else command, session=session)
+    config = run_config(
+        spec,
+        {p: PRESETS[p] for p in presets},
+        sandboxed=sandbox.enabled,
+        limits=sandbox.limits,
+        full_suite=full_suite,
+        server_command=None if command == tuple(bridge_command()) else command,
+        session=session,
+    )
     settings = ReplaySettings(
-        run_id=run_id, model=model, model_spec=spec, presets=presets, scenarios=scenarios,
-        server_command=command, jobs=jobs, concurrency=int(spec.get("concurrency", 4)), resume=resume,
-        log=db.parent / f"{run_id}.bridge.log", executor=executor, address=address, config=config,
+        run_id=run_id,
+        model=model,
+        model_spec=spec,
+        presets=presets,
+        scenarios=scenarios,
+        server_command=command,
+        jobs=jobs,
+        concurrency=int(spec.get("concurrency", 4)),
+        resume=resume,
+        log=db.parent / f"{run_id}.bridge.log",
+        executor=executor,
+        address=address,
+        config=config,
     )
     own_store = store is None
     store = store or Store(db)
     try:
-        how = "; ".join(["bubblewrap" if sandbox.enabled else "none (unsafe)", "tests: full suite" if full_suite else "tests: selected per task", TIMEOUTS])
+        how = "; ".join(
+            [
+                "bubblewrap" if sandbox.enabled else "none (unsafe)",
+                "tests: full suite" if full_suite else "tests: selected per task",
+                TIMEOUTS,
+            ]
+        )
         open_run(store, settings, tasks, how)
         store.add_presets(run_id, {p: PRESETS[p] for p in presets})
         if session:
@@ -92,7 +132,9 @@ def run_replay(
         errors = [c for c in store.completions(run_id).values() if not c.ok]
         if errors:
             err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
-            err.print(f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]")
+            err.print(
+                f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]"
+            )
     finally:
         if own_store:
             store.close()
@@ -106,5 +148,15 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
     roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
     init_options = {"model": settings.model_spec, "postprocess": None}
     err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
-    asyncio.run(run_session(settings.server_command, init_options, tasks, roots, log=settings.log, skip=answered,
-                            concurrency=settings.concurrency, on_completion=lambda c: store.add_completion(settings.run_id, c)))
+    asyncio.run(
+        run_session(
+            settings.server_command,
+            init_options,
+            tasks,
+            roots,
+            log=settings.log,
+            skip=answered,
+            concurrency=settings.concurrency,
+            on_completion=lambda c: store.add_completion(settings.run_id, c),
+        )
+    )

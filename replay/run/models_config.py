@@ -65,7 +65,9 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
         path = config or Path("models.toml")
         if not path.exists():
             inline = ", ".join(f"{k}:MODEL@URL" for k in HTTP_KINDS)
-            raise SimpilotError(f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}")
+            raise SimpilotError(
+                f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}"
+            )
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -73,7 +75,9 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
         if not isinstance(table, dict):
             raise SimpilotError(f"{path}: 'models' must be tables, one per model: [models.{name}] with kind = \"…\" and its settings")
         if name in table and not isinstance(table[name], dict):
-            raise SimpilotError(f"{path}: model {name!r} must be a table of settings, e.g. [models.{name}] then kind = {table[name]!r} on the next line")
+            raise SimpilotError(
+                f"{path}: model {name!r} must be a table of settings, e.g. [models.{name}] then kind = {table[name]!r} on the next line"
+            )
         if name not in table:
             known = ", ".join(sorted(k for k, v in table.items() if isinstance(v, dict))) or "none"
             raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
@@ -89,7 +93,8 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
 def check_spec(name: str, spec: dict[str, Any]) -> None:
     """Raise SimpilotError when the bridge would refuse ``spec`` (an unknown kind or setting, a
     bad value), so that a run fails at the start and not at its first request."""
-    from lsp_bridge.models import ModelError, check_spec as check_model_spec
+    from lsp_bridge.models import ModelError
+    from lsp_bridge.models import check_spec as check_model_spec
 
     try:
         check_model_spec(spec)

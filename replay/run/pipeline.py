@@ -25,16 +25,15 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from postprocess import run_preset
-
 from replay import __version__
 from replay.core.errors import SimpilotError
+from replay.core.manifest import RepoCatalog
+from replay.core.records import Completion, Outcome, Status, Task
+from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
 from replay.execution.evaluate import Evaluator, Verdict
 from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
-from replay.core.manifest import RepoCatalog
-from replay.core.records import Completion, Outcome, Status, Task
 from replay.run.run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
-from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
 from replay.store import RunInfo, Store
 
 # How long an answer's tests may run, from the same tests' run on the untouched code here (the
@@ -48,9 +47,11 @@ REPLAY_SLOWDOWN = 10
 REPLAY_MIN_TIMEOUT = 10.0
 REPLAY_CPU_SLOWDOWN = 3
 REPLAY_MIN_CPU = 1.0
-TIMEOUTS = (f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's; "
-            f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s "
-            f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s or {REPLAY_MIN_CPU:g} s of CPU)")
+TIMEOUTS = (
+    f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's; "
+    f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s "
+    f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s or {REPLAY_MIN_CPU:g} s of CPU)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,9 @@ def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
             try:
                 digests[key] = hashlib.sha256(path.read_bytes()).hexdigest()
             except OSError as exc:
-                raise SimpilotError(f"{task.repo}: cannot read {task.path} ({exc.strerror}): is --repo pointing at the right checkout?") from None
+                raise SimpilotError(
+                    f"{task.repo}: cannot read {task.path} ({exc.strerror}): is --repo pointing at the right checkout?"
+                ) from None
         if digests[key] != task.file_sha256:
             raise SimpilotError(f"{task.repo}: {task.path} changed since its tasks were marked: re-run 'simpilot mark' for this repository")
 
@@ -108,12 +111,14 @@ def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox:
     existing = store.run(settings.run_id)
     if existing is not None:
         if not settings.resume:
-            raise SimpilotError(f"run {settings.run_id!r} already exists in {store.path}: pass --resume to continue it, or choose another --run")
+            raise SimpilotError(
+                f"run {settings.run_id!r} already exists in {store.path}: pass --resume to continue it, or choose another --run"
+            )
         check_resume(store, existing, settings, scenario_hash, model)
         return
     info = RunInfo(
         run_id=settings.run_id,
-        created=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         tool_version=__version__,
         model=model,
         model_spec=redact_spec(settings.model_spec),
@@ -142,8 +147,10 @@ def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_
     name = settings.run_id
     legacy_digest = run.scenario_hash != scenario_hash and run.scenario_hash == legacy_file_digest(settings.scenarios)
     if run.scenario_hash != scenario_hash and not legacy_digest:
-        raise SimpilotError(f"run {name!r} was made with other scenario files (or other versions of them): resume needs the same "
-                            f"ones ({', '.join(run.scenarios)}); or {NEW_RUN}")
+        raise SimpilotError(
+            f"run {name!r} was made with other scenario files (or other versions of them): resume needs the same "
+            f"ones ({', '.join(run.scenarios)}); or {NEW_RUN}"
+        )
     if without_url(redact_model_name(run.model)) != without_url(model):
         raise SimpilotError(f"run {name!r} was made with the model {run.model!r}, not {model!r}: resume needs the same one; or {NEW_RUN}")
     if tuple(run.presets) != tuple(settings.presets):
@@ -161,8 +168,10 @@ def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_
     else:
         diffs = []
     if diffs:
-        raise SimpilotError(f"run {name!r} cannot be resumed with another configuration: its answers would mix two. "
-                            f"{'; '.join(diffs)}. Resume it with the settings it was made with, or {NEW_RUN}")
+        raise SimpilotError(
+            f"run {name!r} cannot be resumed with another configuration: its answers would mix two. "
+            f"{'; '.join(diffs)}. Resume it with the settings it was made with, or {NEW_RUN}"
+        )
     if legacy_digest or run.config is None or run.config_hash != current_hash:
         store.update_run(name, scenario_hash, settings.config, current_hash)
 
@@ -219,7 +228,9 @@ class WorkerRecipe:
 def reference_limits(worker: Worker, task: Task) -> RunLimits:
     """The limits of ``task``'s tests, from its file's run on the untouched code (on ``worker``)."""
     references = worker.references
-    return RunLimits(references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU))
+    return RunLimits(
+        references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU)
+    )
 
 
 def judge(worker: Worker, task: Task, text: str, limits: RunLimits) -> Verdict:
@@ -277,7 +288,9 @@ def judge_here(evaluator: Evaluator, references: ReferenceRuns, task: Task, text
     first = first_limits(evaluator.catalog, task)
     verdict = evaluator.evaluate(task, text, first.wall, first.cpu)
     if verdict.status is Status.TIMEOUT:
-        full = RunLimits(references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU))
+        full = RunLimits(
+            references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU)
+        )
         if not first.covers(full):
             verdict = evaluator.evaluate(task, text, full.wall, full.cpu)
     return verdict
@@ -346,8 +359,13 @@ async def replay_run(
                 uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
                 async with requests:
                     raw, error, latency = await client.complete(uri, task.language, document, task.cursor)
-                request = {"uri": uri, "line": task.cursor.line, "character": task.cursor.character,
-                           "kind": task.kind.value, "server_pid": client.pid}
+                request = {
+                    "uri": uri,
+                    "line": task.cursor.line,
+                    "character": task.cursor.character,
+                    "kind": task.kind.value,
+                    "server_pid": client.pid,
+                }
                 return Completion(task.id, raw, error, latency, request)
 
             async def handle(task: Task) -> None:

@@ -13,8 +13,16 @@ err = Console(stderr=True, soft_wrap=True)
 
 def progress_bar() -> Progress:
     """A bar with counts, the time taken and an estimate of the time left."""
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("[dim]left[/]"), TimeRemainingColumn(), console=err, transient=False)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("[dim]left[/]"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=False,
+    )
 
 
 @contextmanager

@@ -38,7 +38,6 @@ class RecordingSummary:
     files: tuple[Path, ...]
 
 
-
 def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
     """The settings an answer was asked with: for an HTTP model, every endpoint setting with the
     adapter's defaults filled in (max_tokens, temperature, context_chars… shape the answer);
@@ -109,8 +108,17 @@ def record(
             run_id = f"record-{out.name}-{repo}-{file_digest([scenario])[:12]}"
             say(f"{repo}: asking {model} for {len(pending)} task(s) (run {run_id}; {len(repo_tasks) - len(pending)} already recorded)")
             run_replay(
-                db, (scenario,), model, (), run_id=run_id, resume=True, jobs=1, catalog=catalog,
-                models_file=models_file, unsafe_no_sandbox=unsafe_no_sandbox, store=store,
+                db,
+                (scenario,),
+                model,
+                (),
+                run_id=run_id,
+                resume=True,
+                jobs=1,
+                catalog=catalog,
+                models_file=models_file,
+                unsafe_no_sandbox=unsafe_no_sandbox,
+                store=store,
             )
             completions = store.completions(run_id)
             root = catalog.get(repo).root

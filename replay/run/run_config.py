@@ -127,8 +127,14 @@ def without_address(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_config(
-    spec: dict[str, Any], presets: dict[str, tuple[str, ...]], *, sandboxed: bool, limits: Limits, full_suite: bool,
-    server_command: tuple[str, ...] | None = None, session: bool = False,
+    spec: dict[str, Any],
+    presets: dict[str, tuple[str, ...]],
+    *,
+    sandboxed: bool,
+    limits: Limits,
+    full_suite: bool,
+    server_command: tuple[str, ...] | None = None,
+    session: bool = False,
 ) -> dict[str, Any]:
     """The configuration of a run (see the module docstring) as plain JSON values;
     ``server_command`` None is simpilot's own bridge."""

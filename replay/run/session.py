@@ -20,16 +20,17 @@ from typing import Any
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from replay.run.client import BridgeClient, OpenDocument
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Kind, Position, Task
 from replay.core.scenarios import document_text
 from replay.core.textpos import position_at
+from replay.run.client import BridgeClient, OpenDocument
 
 
 def _range(start: Position, end: Position) -> types.Range:
-    return types.Range(start=types.Position(line=start.line, character=start.character),
-                       end=types.Position(line=end.line, character=end.character))
+    return types.Range(
+        start=types.Position(line=start.line, character=start.character), end=types.Position(line=end.line, character=end.character)
+    )
 
 
 def hole_removal(task: Task, original: str) -> types.TextDocumentContentChangePartial:
@@ -75,8 +76,14 @@ def session_order(tasks: Sequence[Task]) -> dict[tuple[str, str], list[Task]]:
     return files
 
 
-async def replay_file(client: BridgeClient, uri: str, original_bytes: bytes, tasks: Sequence[Task],
-                      skip: Container[str] = (), on_completion: Callable[[Completion], None] = lambda c: None) -> list[Completion]:
+async def replay_file(
+    client: BridgeClient,
+    uri: str,
+    original_bytes: bytes,
+    tasks: Sequence[Task],
+    skip: Container[str] = (),
+    on_completion: Callable[[Completion], None] = lambda c: None,
+) -> list[Completion]:
     """Walk one file's ``tasks`` (top to bottom) on one open document; one Completion per task
     not in ``skip``, in the shape :func:`replay.run.pipeline.replay_run` stores."""
     asked = [t for t in tasks if t.id not in skip]
@@ -91,8 +98,14 @@ async def replay_file(client: BridgeClient, uri: str, original_bytes: bytes, tas
             if n:
                 doc.edit(hole_removal(task, original), document_text(task, original_bytes))
             raw, error, latency = await handle.ask(task.cursor)
-            request: dict[str, Any] = {"uri": uri, "line": task.cursor.line, "character": task.cursor.character,
-                                       "kind": task.kind.value, "server_pid": client.pid, "session": True}
+            request: dict[str, Any] = {
+                "uri": uri,
+                "line": task.cursor.line,
+                "character": task.cursor.character,
+                "kind": task.kind.value,
+                "server_pid": client.pid,
+                "session": True,
+            }
             completion = Completion(task.id, raw, error, latency, request)
             on_completion(completion)
             out.append(completion)
@@ -100,9 +113,15 @@ async def replay_file(client: BridgeClient, uri: str, original_bytes: bytes, tas
     return out
 
 
-async def replay_session(client: BridgeClient, tasks: Sequence[Task], roots: Mapping[str, Path], *,
-                         skip: Container[str] = (), concurrency: int = 4,
-                         on_completion: Callable[[Completion], None] = lambda c: None) -> list[Completion]:
+async def replay_session(
+    client: BridgeClient,
+    tasks: Sequence[Task],
+    roots: Mapping[str, Path],
+    *,
+    skip: Container[str] = (),
+    concurrency: int = 4,
+    on_completion: Callable[[Completion], None] = lambda c: None,
+) -> list[Completion]:
     """Ask the bridge for every task of ``tasks`` as a developer typing through each file would.
 
     ``roots`` maps each task's repository name to its checkout (the file's URI is built from it,
@@ -130,9 +149,17 @@ async def replay_session(client: BridgeClient, tasks: Sequence[Task], roots: Map
     return [c for group in results for c in group]
 
 
-async def run_session(server_command: Sequence[str], init_options: dict[str, Any], tasks: Sequence[Task], roots: Mapping[str, Path], *,
-                      log: Path | None = None, skip: Container[str] = (), concurrency: int = 4,
-                      on_completion: Callable[[Completion], None] = lambda c: None) -> list[Completion]:
+async def run_session(
+    server_command: Sequence[str],
+    init_options: dict[str, Any],
+    tasks: Sequence[Task],
+    roots: Mapping[str, Path],
+    *,
+    log: Path | None = None,
+    skip: Container[str] = (),
+    concurrency: int = 4,
+    on_completion: Callable[[Completion], None] = lambda c: None,
+) -> list[Completion]:
     """:func:`replay_session` with its own bridge, started on ``server_command`` and initialised
     with ``init_options`` (as in :func:`replay.run.pipeline.replay_run`: ``{"model": spec,
     "postprocess": None}``), its workspace folders being the checkouts of ``roots``."""

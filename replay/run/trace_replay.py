@@ -26,10 +26,9 @@ from rich.table import Table
 from rich.text import Text
 
 from lsp_bridge.trace import CompleteSnapshot, TraceEvent, TraceProblem, read_trace, snapshots
-
-from replay.run.client import BridgeClient
 from replay.core.records import Position
 from replay.reports.stats import wilson
+from replay.run.client import BridgeClient
 
 
 def normalize(text: str) -> str:
@@ -112,10 +111,17 @@ def score(request: AcceptedRequest, answer: str | None, error: str | None, laten
     event = request.snapshot.event
     ok = error is None and answer is not None
     return TraceRow(
-        lineno=event.lineno, uri=event.uri or "", line=event.line or 0, character=event.character or 0,
-        accepted=request.accepted, original=event.items[0] if event.items else None, answer=answer, error=error,
+        lineno=event.lineno,
+        uri=event.uri or "",
+        line=event.line or 0,
+        character=event.character or 0,
+        accepted=request.accepted,
+        original=event.items[0] if event.items else None,
+        answer=answer,
+        error=error,
         exact=ok and normalize(answer or "") == normalize(request.accepted),
-        similarity=similarity(answer or "", request.accepted) if ok else 0.0, latency_ms=latency_ms,
+        similarity=similarity(answer or "", request.accepted) if ok else 0.0,
+        latency_ms=latency_ms,
     )
 
 
@@ -190,23 +196,43 @@ def render(report: TraceReport, console: Console) -> None:
     table = Table(title=f"trace replay: {report.trace}")
     for name in ("accepted requests", "exact match", "95% interval", "mean similarity", "median similarity", "model errors"):
         table.add_column(name, justify="right")
-    table.add_row(str(report.n), f"{report.exact} ({report.exact_rate:.1%})", f"{low:.1%} – {high:.1%}",
-                  f"{report.mean_similarity:.3f}", f"{report.median_similarity:.3f}", str(report.errors))
+    table.add_row(
+        str(report.n),
+        f"{report.exact} ({report.exact_rate:.1%})",
+        f"{low:.1%} – {high:.1%}",
+        f"{report.mean_similarity:.3f}",
+        f"{report.median_similarity:.3f}",
+        str(report.errors),
+    )
     console.print(table)
     rate = "n/a (no shown events)" if c.acceptance_rate is None else f"{c.acceptance_rate:.1%}"
-    console.print(f"  in the trace: {c.completes} requests ({c.answered} answered, {c.cancelled} cancelled), "
-                  f"{c.shown} shown, {c.accepted} accepted, {c.rejected} rejected; acceptance {rate}", highlight=False)
+    console.print(
+        f"  in the trace: {c.completes} requests ({c.answered} answered, {c.cancelled} cancelled), "
+        f"{c.shown} shown, {c.accepted} accepted, {c.rejected} rejected; acceptance {rate}",
+        highlight=False,
+    )
     if report.rows:
         rows = Table(show_edge=False, box=None, padding=(0, 1))
         columns: tuple[tuple[str, JustifyMethod], ...] = (
-            ("trace line", "right"), ("position", "right"), ("exact", "left"), ("similarity", "right"),
-            ("accepted", "left"), ("answer or error", "left"))
+            ("trace line", "right"),
+            ("position", "right"),
+            ("exact", "left"),
+            ("similarity", "right"),
+            ("accepted", "left"),
+            ("answer or error", "left"),
+        )
         for name, justify in columns:
             rows.add_column(name, justify=justify)
         for r in report.rows[:ROWS_SHOWN]:
             answer = _preview(r.answer) if r.error is None else f"error: {_preview(r.error)}"
-            rows.add_row(str(r.lineno), f"{r.line}:{r.character}", "yes" if r.exact else "no", f"{r.similarity:.3f}",
-                         Text(_preview(r.accepted)), Text(answer))  # code is not rich markup: '[x]' stays as typed
+            rows.add_row(
+                str(r.lineno),
+                f"{r.line}:{r.character}",
+                "yes" if r.exact else "no",
+                f"{r.similarity:.3f}",
+                Text(_preview(r.accepted)),
+                Text(answer),
+            )  # code is not rich markup: '[x]' stays as typed
         console.print(rows)
         if report.n > ROWS_SHOWN:
             console.print(f"  … and {report.n - ROWS_SHOWN} more (see --json)")
@@ -221,7 +247,11 @@ async def ask_all(client: BridgeClient, requests: Sequence[AcceptedRequest], con
     async def one(request: AcceptedRequest) -> TraceRow:
         snap = request.snapshot
         event = snap.event
-        trigger = types.InlineCompletionTriggerKind(event.trigger_kind) if event.trigger_kind in (1, 2) else types.InlineCompletionTriggerKind.Invoked
+        trigger = (
+            types.InlineCompletionTriggerKind(event.trigger_kind)
+            if event.trigger_kind in (1, 2)
+            else types.InlineCompletionTriggerKind.Invoked
+        )
         async with limit, client.open_document(event.uri or "", snap.language_id, snap.text) as doc:
             answer, error, latency = await doc.ask(Position(event.line or 0, event.character or 0), trigger)
         return score(request, answer, error, latency)
@@ -229,8 +259,15 @@ async def ask_all(client: BridgeClient, requests: Sequence[AcceptedRequest], con
     return list(await asyncio.gather(*(one(r) for r in requests)))
 
 
-async def replay_trace(trace_path: Path, server_command: Sequence[str], init_options: dict[str, Any], roots: Sequence[Path], *,
-                       log: Path | None = None, concurrency: int = 4) -> TraceReport:
+async def replay_trace(
+    trace_path: Path,
+    server_command: Sequence[str],
+    init_options: dict[str, Any],
+    roots: Sequence[Path],
+    *,
+    log: Path | None = None,
+    concurrency: int = 4,
+) -> TraceReport:
     """Replay every accepted request of the trace at ``trace_path`` against the bridge started
     with ``server_command`` and ``init_options`` (``{"model": spec, "postprocess": preset or
     None}``), its workspace folders being ``roots``. Unreadable lines and events that do not fit

@@ -53,8 +53,12 @@ CREATE TABLE IF NOT EXISTS presets (
 # Similarity metrics of each outcome (replay/core/metrics.py), added to databases made before they
 # existed by ALTER TABLE; rows stored without them are filled in by ``backfill_metrics``.
 METRIC_COLUMNS = (
-    ("exact_match", "INTEGER"), ("indel_similarity", "REAL"), ("levenshtein_similarity", "REAL"),
-    ("first_line_match", "INTEGER"), ("identifier_em", "INTEGER"), ("identifier_f1", "REAL"),
+    ("exact_match", "INTEGER"),
+    ("indel_similarity", "REAL"),
+    ("levenshtein_similarity", "REAL"),
+    ("first_line_match", "INTEGER"),
+    ("identifier_em", "INTEGER"),
+    ("identifier_f1", "REAL"),
 )
 _OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created"
 # A run's configuration (replay/run/run_config.py: model settings, presets, sandbox, suite) as JSON and
@@ -64,7 +68,7 @@ _RUN_FIELDS = "run_id, created, tool_version, model, model_spec, presets, scenar
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +89,20 @@ class RunInfo:
 
 def _run_info(row: tuple[Any, ...]) -> RunInfo:
     """A run from its row of ``_RUN_FIELDS``."""
-    return RunInfo(row[0], row[1], row[2], row[3], json.loads(row[4]), tuple(json.loads(row[5])), tuple(json.loads(row[6])), row[7], row[8], row[9],
-                   None if row[10] is None else json.loads(row[10]), row[11])
+    return RunInfo(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        json.loads(row[4]),
+        tuple(json.loads(row[5])),
+        tuple(json.loads(row[6])),
+        row[7],
+        row[8],
+        row[9],
+        None if row[10] is None else json.loads(row[10]),
+        row[11],
+    )
 
 
 class Store:
@@ -134,9 +150,20 @@ class Store:
         with self._transaction():
             self.db.execute(
                 f"INSERT INTO runs ({_RUN_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (info.run_id, info.created, info.tool_version, info.model, json.dumps(info.model_spec, sort_keys=True),
-                 json.dumps(list(info.presets)), json.dumps(list(info.scenarios)), info.scenario_hash, info.sandbox, None,
-                 None if info.config is None else json.dumps(info.config, sort_keys=True), info.config_hash),
+                (
+                    info.run_id,
+                    info.created,
+                    info.tool_version,
+                    info.model,
+                    json.dumps(info.model_spec, sort_keys=True),
+                    json.dumps(list(info.presets)),
+                    json.dumps(list(info.scenarios)),
+                    info.scenario_hash,
+                    info.sandbox,
+                    None,
+                    None if info.config is None else json.dumps(info.config, sort_keys=True),
+                    info.config_hash,
+                ),
             )
             self.db.executemany("INSERT OR IGNORE INTO tasks VALUES (?,?,?)", rows)
 
@@ -150,8 +177,10 @@ class Store:
     def update_run(self, run_id: str, scenario_hash: str, config: dict[str, Any], config_hash: str) -> None:
         """Record the scenario digest and configuration of a run made by an older version, once a
         resume has found them the same as what that version stored (its digest, its columns)."""
-        self.db.execute("UPDATE runs SET scenario_hash=?, config=?, config_hash=? WHERE run_id=?",
-                        (scenario_hash, json.dumps(config, sort_keys=True), config_hash, run_id))
+        self.db.execute(
+            "UPDATE runs SET scenario_hash=?, config=?, config_hash=? WHERE run_id=?",
+            (scenario_hash, json.dumps(config, sort_keys=True), config_hash, run_id),
+        )
 
     def finish_run(self, run_id: str) -> None:
         self.db.execute("UPDATE runs SET finished=? WHERE run_id=?", (_now(), run_id))
@@ -166,7 +195,9 @@ class Store:
     # -- tasks, completions, outcomes ---------------------------------------------------------
 
     def tasks(self, run_id: str) -> list[Task]:
-        return [Task.from_dict(json.loads(r[0])) for r in self.db.execute("SELECT task FROM tasks WHERE run_id=? ORDER BY rowid", (run_id,))]
+        return [
+            Task.from_dict(json.loads(r[0])) for r in self.db.execute("SELECT task FROM tasks WHERE run_id=? ORDER BY rowid", (run_id,))
+        ]
 
     def add_completion(self, run_id: str, c: Completion) -> None:
         self.db.execute(
@@ -184,9 +215,19 @@ class Store:
         metrics = self._similarity(run_id, o.task_id, o.processed)
         self.db.execute(
             f"INSERT OR REPLACE INTO outcomes ({names}) VALUES ({','.join('?' * (10 + len(METRIC_COLUMNS)))})",
-            (run_id, o.task_id, o.postprocess, o.processed, o.status.value, o.detail, o.duration_s, o.output_tail,
-             json.dumps(list(o.steps)), _now(),
-             *(tuple(metrics.to_dict().values()) if metrics else (None,) * len(METRIC_COLUMNS))),
+            (
+                run_id,
+                o.task_id,
+                o.postprocess,
+                o.processed,
+                o.status.value,
+                o.detail,
+                o.duration_s,
+                o.output_tail,
+                json.dumps(list(o.steps)),
+                _now(),
+                *(tuple(metrics.to_dict().values()) if metrics else (None,) * len(METRIC_COLUMNS)),
+            ),
         )
 
     def _similarity(self, run_id: str, task_id: str, processed: str | None) -> Similarity | None:
@@ -216,8 +257,10 @@ class Store:
             for task_id, preset, processed in missing:
                 metrics = self._similarity(run_id, task_id, processed)
                 if metrics is not None:
-                    self.db.execute(f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=?",
-                                    (*metrics.to_dict().values(), run_id, task_id, preset))
+                    self.db.execute(
+                        f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=?",
+                        (*metrics.to_dict().values(), run_id, task_id, preset),
+                    )
                     filled += 1
         return filled
 
@@ -238,8 +281,10 @@ class Store:
         """Record the steps behind each post-processing name used in ``run_id`` (built-in
         presets change between versions and users define their own: outcomes must say what
         produced them)."""
-        self.db.executemany("INSERT OR REPLACE INTO presets VALUES (?,?,?)",
-                            [(run_id, name, json.dumps(list(steps))) for name, steps in definitions.items()])
+        self.db.executemany(
+            "INSERT OR REPLACE INTO presets VALUES (?,?,?)",
+            [(run_id, name, json.dumps(list(steps))) for name, steps in definitions.items()],
+        )
 
     def presets(self, run_id: str) -> dict[str, tuple[str, ...]]:
         rows = self.db.execute("SELECT name, steps FROM presets WHERE run_id=? ORDER BY rowid", (run_id,))

@@ -25,16 +25,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from postprocess import BUILTIN_PRESETS, run_preset
-
 from replay.core.errors import SimpilotError
+from replay.core.manifest import Manifest
+from replay.core.records import Kind, Status, Task, Validation
+from replay.core.scenarios import hole_context
 from replay.execution import java_runner
 from replay.execution.evaluate import Evaluator, Verdict, apply
 from replay.execution.proof import shortfall
 from replay.execution.reference import ReferenceRuns
-from replay.core.manifest import Manifest
 from replay.marking import MarkResult, mark_repository
-from replay.core.records import Kind, Status, Task, Validation
-from replay.core.scenarios import hole_context
 from replay.validation.selection import build_selection, is_method_id, reaching_methods
 
 FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
@@ -61,7 +60,7 @@ PROBE_MESSAGE = "simpilot: hole not filled"
 # ``requireNonNullElseGet`` takes its type from the context (a condition, an int, a reference).
 _JAVA_THROW = f'throw new Error("{PROBE_MESSAGE}");'
 _JAVA_GUARD = f"if (true) {{ {_JAVA_THROW} }}"
-_JAVA_VALUE = f'java.util.Objects.requireNonNullElseGet(null, () -> {{ {_JAVA_THROW} }})'
+_JAVA_VALUE = f"java.util.Objects.requireNonNullElseGet(null, () -> {{ {_JAVA_THROW} }})"
 _PYTHON_RAISE = f'raise RuntimeError("{PROBE_MESSAGE}")'
 PROBES: dict[tuple[str, bool], tuple[str, ...]] = {  # (language, block hole) -> probes; "{hole}" is the ground truth
     ("java", True): (_JAVA_GUARD + " {hole}", _JAVA_THROW, _JAVA_GUARD),
@@ -136,12 +135,16 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
             )
         ran = evaluator.command(manifest, None, None, full_suite=True)[0]
         if result.returncode == 5 and manifest.is_pytest():
-            raise SimpilotError(f"{manifest.name}: the test command ran no tests: add tests, or fix test_command in {config} ({last})"
-                                + details(ran, result.output_tail))
+            raise SimpilotError(
+                f"{manifest.name}: the test command ran no tests: add tests, or fix test_command in {config} ({last})"
+                + details(ran, result.output_tail)
+            )
         if result.returncode != 0:
             when = "" if attempt == 1 else " on a second run (the suite is flaky)"
-            raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when} (exit status {result.returncode}): "
-                                f"{failure_hint(manifest, result.output_tail)}" + details(ran, result.output_tail))
+            raise SimpilotError(
+                f"{manifest.name}: the tests fail on the untouched code{when} (exit status {result.returncode}): "
+                f"{failure_hint(manifest, result.output_tail)}" + details(ran, result.output_tail)
+            )
     if evaluator.full_suite:
         if not manifest.reports_tests():
             raise SimpilotError(
@@ -151,22 +154,32 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
         result = evaluator.run_tests(manifest)
         gap = shortfall(result.proof, None)
         if gap is not None:
-            raise SimpilotError(f"{manifest.name}: the suite's own per-test results do not show it passing on the untouched code ({gap.detail}): check test_command in {config}")
+            raise SimpilotError(
+                f"{manifest.name}: the suite's own per-test results do not show it passing on the untouched code ({gap.detail}): check test_command in {config}"
+            )
         return
     # Tasks run through simpilot's own runner (the warm servers, the one-file Java
     # recompilation): it must agree with the repository's command on the untouched code, test by test.
     result = evaluator.run_tests(manifest)
     if result.timed_out:
-        raise SimpilotError(f"{manifest.name}: simpilot's test runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}")
+        raise SimpilotError(
+            f"{manifest.name}: simpilot's test runner did not finish within {manifest.timeout:g} s: raise 'timeout' in {config}"
+        )
     if manifest.language == "java" and result.returncode == java_runner.EXIT_NO_TESTS:
-        raise SimpilotError(f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}")
+        raise SimpilotError(
+            f"{manifest.name}: no JUnit 5 tests found under {', '.join(manifest.tests)}: add tests, or fix 'tests' in {config}"
+        )
     gap = shortfall(result.proof, None)
     if gap is not None:
         found = java_runner.classify(result.output_tail) if manifest.language == "java" else None
-        why = found[1] if found else gap.detail if gap.kind != "failed" or not result.output_tail.strip() else _last_line(result.output_tail)
+        why = (
+            found[1] if found else gap.detail if gap.kind != "failed" or not result.output_tail.strip() else _last_line(result.output_tail)
+        )
         fix = "list the jars the tests need in [java] classpath" if manifest.language == "java" else "check 'env' and 'test_command'"
-        raise SimpilotError(f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}"
-                            + details(evaluator.command(manifest, None, None)[0], result.output_tail))
+        raise SimpilotError(
+            f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}"
+            + details(evaluator.command(manifest, None, None)[0], result.output_tail)
+        )
 
 
 def _check_runner_suite(evaluator: Evaluator, manifest: Manifest) -> None:
@@ -190,8 +203,10 @@ def _check_runner_suite(evaluator: Evaluator, manifest: Manifest) -> None:
         if gap is not None:
             why = _first_failure(result.proof.failed if result.proof else [], result.output_tail) or gap.detail
             when = "" if attempt == 1 else " on a second run (the suite is flaky)"
-            raise SimpilotError(f"{manifest.name}: the tests fail on the untouched code{when} ({why}): make them pass first, "
-                                f"or list the jars they need in [java] classpath in {config}")
+            raise SimpilotError(
+                f"{manifest.name}: the tests fail on the untouched code{when} ({why}): make them pass first, "
+                f"or list the jars they need in [java] classpath in {config}"
+            )
 
 
 def _first_failure(failed: list[str], output: str) -> str | None:
@@ -296,7 +311,10 @@ def gate(
             return task, f"the filler's failure is not shown by any test's result ({unproven.status.value}: {unproven.detail})"
         failing = [v.status is not Status.PASS for v in verdicts]
         validation = Validation(
-            ground_truth_passes=True, filler=fill, filler_fails=all(failing), stable=failing[0] == failing[1],
+            ground_truth_passes=True,
+            filler=fill,
+            filler_fails=all(failing),
+            stable=failing[0] == failing[1],
             filler_status=verdicts[0].status.value,
         )
         if not validation.ok:
@@ -336,7 +354,10 @@ def mark_validated(
     marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds, max_per_file=max_per_file, workers=jobs)
     if marked.files == 0:
         skipped = "; ".join(f"{p}: {why}" for p, why in marked.skipped[:3])
-        raise SimpilotError(f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}" + (f" ({skipped})" if skipped else ""))
+        raise SimpilotError(
+            f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}"
+            + (f" ({skipped})" if skipped else "")
+        )
     check_baseline(evaluator, manifest)
     selected, unreached = select_tests(evaluator, manifest, marked.tasks)
     if progress_total:

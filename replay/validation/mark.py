@@ -33,14 +33,33 @@ class Marked:
 
 
 def mark_into(
-    out: Path, manifest: Manifest, location: str | Path, sandbox: Sandbox, *, seed: int, per_kind: int | None, kinds: set[Kind],
-    jobs: int, max_per_file: int | None = None, full_suite: bool = False,
-    progress_total: Callable[[int], None] | None = None, progress: Callable[[], None] | None = None,
+    out: Path,
+    manifest: Manifest,
+    location: str | Path,
+    sandbox: Sandbox,
+    *,
+    seed: int,
+    per_kind: int | None,
+    kinds: set[Kind],
+    jobs: int,
+    max_per_file: int | None = None,
+    full_suite: bool = False,
+    progress_total: Callable[[int], None] | None = None,
+    progress: Callable[[], None] | None = None,
 ) -> Marked:
     """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``."""
     with Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite) as evaluator:
-        marked, report = mark_validated(manifest, evaluator, seed=seed, per_kind=per_kind, kinds=kinds, jobs=jobs,
-                                        max_per_file=max_per_file, progress_total=progress_total, progress=progress)
+        marked, report = mark_validated(
+            manifest,
+            evaluator,
+            seed=seed,
+            per_kind=per_kind,
+            kinds=kinds,
+            jobs=jobs,
+            max_per_file=max_per_file,
+            progress_total=progress_total,
+            progress=progress,
+        )
     target = out / f"{manifest.name}.jsonl"
     if report.kept:
         write_tasks(target, report.kept)

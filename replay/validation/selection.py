@@ -113,7 +113,7 @@ def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
             for measured in data.measured_files():
                 if not measured.startswith(root):
                     continue
-                rel = Path(measured[len(root):]).as_posix()
+                rel = Path(measured[len(root) :]).as_posix()
                 per_line: dict[int, frozenset[str]] = {}
                 for line, contexts in data.contexts_by_lineno(measured).items():
                     ids = frozenset(c.rsplit("|", 1)[0] for c in contexts if c)
@@ -187,11 +187,7 @@ def java_selection(manifest: Manifest, paths: Iterable[str]) -> Selection:
                     relevant.add(user)
                     todo.append(user)
         names = set().union(*(main[p].declared for p in relevant if p in main))
-        chosen = sorted(
-            (f"{t.package}." if t.package else "") + Path(tp).stem
-            for tp, t in tests.items()
-            if t.referenced & names
-        )
+        chosen = sorted((f"{t.package}." if t.package else "") + Path(tp).stem for tp, t in tests.items() if t.referenced & names)
         selection.by_file[path] = tuple(chosen)
     return selection
 
