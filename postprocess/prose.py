@@ -16,6 +16,7 @@ import ast
 import keyword
 import re
 import warnings
+from collections import deque
 
 from .context import HoleContext
 from .syntax import parse
@@ -151,9 +152,8 @@ def _open_quote(s: str, language: str) -> str:
 
 def _open_literal(text: str, language: str) -> str:
     """The opener of the string or comment ``text`` ends inside ("" when it ends in code)."""
-    last = None
-    for match in _LEXEMES[language].finditer(text):
-        last = match
+    found = deque(_LEXEMES[language].finditer(text), maxlen=1)  # only the last lexeme matters
+    last = found[0] if found else None
     if last is None or last.end() != len(text):
         return ""
     token = last.group()

@@ -24,6 +24,7 @@ leave open so that it can parse.
 from __future__ import annotations
 
 import re
+from collections import deque
 from functools import lru_cache
 
 from ..bracketview import closer_for, left_open, lex, prefix_scan
@@ -153,9 +154,8 @@ def _last_line(text: str, prefix: str, language: str) -> int:
 def _python_tail(prefix: str) -> str:
     """The end of a Python prefix from which a scan of what follows starts right: its last line,
     or the line where a string it ends in begins."""
-    last = None
-    for token in _PY_TOKEN.finditer(prefix):
-        last = token
+    found = deque(_PY_TOKEN.finditer(prefix), maxlen=1)  # only the last token matters
+    last = found[0] if found else None
     at = last.start() if last is not None and last.end() == len(prefix) else len(prefix)
     return prefix[prefix.rfind("\n", 0, at) + 1 :]
 
