@@ -20,6 +20,7 @@ from replay.core.errors import SimpilotError
 from replay.core.manifest import open_repository
 from replay.core.records import Kind, Task
 from replay.execution.sandbox import Sandbox
+from replay.marking.lines import read_holes
 from replay.reports.html_report import render_html
 from replay.reports.report import build_report, render, render_summary, to_json
 from replay.run.client import bridge_command
@@ -31,7 +32,8 @@ from replay.run.recording import record as record_answers
 from replay.run.trace_replay import render as render_trace
 from replay.run.trace_replay import replay_trace
 from replay.store import Store
-from replay.validation.gate import NO_TESTS
+from replay.validation.gate import NO_TESTS, GateReport
+from replay.validation.lines import import_lines_into
 from replay.validation.mark import mark_into
 
 out = Console()
@@ -168,27 +170,88 @@ def mark(
         marked, report, target = done.marked, done.report, done.target
         if not done.written:  # nothing written; an existing scenario file stays as it was
             empty.append(_nothing_kept(manifest, marked, report.dropped, target))
-        kinds_count = Counter(t.kind.value for t in report.kept)
         err.print(
-            f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, "
-            f"{len(report.kept)} kept"
-            + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "")
-            + ", "
+            f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, {_kept(report)}, "
             f"{len(report.dropped)} dropped → {target if report.kept else 'nothing written'}"
         )
-        for why, count in Counter(why for _, why in report.dropped).most_common():
-            err.print(f"  dropped {count}: {why}")
-        if report.altered:
-            err.print(
-                f"[yellow]  post-processing altered {len(report.altered)} ground truth(s); the tasks are kept, but this is a bug of "
-                "the preset (it would turn a correct answer into another): please report it[/]"
-            )
-            for alteration in report.altered[:10]:
-                err.print(f"    {alteration.preset} (steps {', '.join(alteration.steps)}) on {alteration.task.id}")
+        _print_gate(report)
         for path, why in marked.skipped:
             err.print(f"  skipped {path}: {why}")
     if empty:
         raise SimpilotError("; ".join(empty))
+
+
+def _print_gate(report: GateReport) -> None:
+    """Why the gate dropped candidates (most common first), and the presets' alterations."""
+    for why, count in Counter(why for _, why in report.dropped).most_common():
+        err.print(f"  dropped {count}: {why}")
+    if report.altered:
+        err.print(
+            f"[yellow]  post-processing altered {len(report.altered)} ground truth(s); the tasks are kept, but this is a bug of "
+            "the preset (it would turn a correct answer into another): please report it[/]"
+        )
+        for alteration in report.altered[:10]:
+            err.print(f"    {alteration.preset} (steps {', '.join(alteration.steps)}) on {alteration.task.id}")
+
+
+def _kept(report: GateReport) -> str:
+    """How many tasks were kept, by kind."""
+    kinds_count = Counter(t.kind.value for t in report.kept)
+    return f"{len(report.kept)} kept" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "")
+
+
+@cli.group("import")
+def import_group() -> None:
+    """Import holes made elsewhere as validated tasks."""
+
+
+@import_group.command("lines")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--repo", required=True, help="The repository (a folder with simpilot.toml, or a manifest file).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("scenarios"),
+    show_default=True,
+    help="Folder for <repo>.jsonl, and repositories.json saying where each repository is.",
+)
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
+@click.option(
+    "--full-suite", is_flag=True, help="Validate with the repository's whole test command instead of the tests selected per hole."
+)
+def import_lines(file: Path, repo: str, out: Path, jobs: int, unsafe_no_sandbox: bool, full_suite: bool) -> None:
+    """Make tasks of the holes in FILE (a JSON list or JSONL of {"file", "kind", "first_line",
+    "last_line", "id"?}, lines 1-based and inclusive) and validate them as 'mark' does.
+
+    Each hole becomes the task marking would make of those lines; a hole that cannot be one (a
+    test file, lines out of the file or inside a statement) is listed with the reason and skipped.
+    """
+    holes = read_holes(file)
+    manifest = open_repository(repo)
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    with progress(f"validating {manifest.name}") as (bar, tid):
+        done = import_lines_into(
+            out,
+            manifest,
+            repo,
+            sandbox,
+            holes,
+            jobs=jobs,
+            full_suite=full_suite,
+            progress_total=lambda n: bar.update(tid, total=n),
+            progress=lambda: bar.advance(tid),
+        )
+    result, report = done.holes, done.report
+    for hole, why in result.rejected:
+        err.print(f"  skipped {escape(hole.describe())}: {escape(why)}")
+    err.print(
+        f"{manifest.name}: {len(holes)} holes, {len(result.rejected)} skipped; {len(result.tasks)} candidates, {_kept(report)}, "
+        f"{len(report.dropped)} dropped → {done.target if done.written else 'nothing written'}"
+    )
+    _print_gate(report)
+    if not done.written:
+        raise SimpilotError(f"{manifest.name}: no task kept from {file}, nothing written to {done.target}: see the reasons above")
 
 
 def _nothing_kept(manifest, marked, dropped: list[tuple[Task, str]], target: Path) -> str:

@@ -13,6 +13,8 @@ repository that the tool checks out from git)::
     timeout = 60                    # seconds for one test run
     env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
     junit_xml = false               # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
+    compare_output = false          # no test suite: test_command runs a program, its output is the test
+    # compare_lines = "^result"     # with compare_output, optional: compare only the lines matching this
 
     [environment]                   # Python only, optional: the interpreter that runs the tests
     setup = ["pip install -e '.[test]'"]   # build a venv once (cached), or:
@@ -54,6 +56,15 @@ itself from pytest commands and from its Java runner; any other ``test_command``
 Gradle) must write JUnit XML reports into the folder ``$SIMPILOT_REPORTS`` and say so with
 ``junit_xml = true`` (the JUnit console launcher: ``--reports-dir "$SIMPILOT_REPORTS"``; Maven:
 ``-Dsurefire.reportsDirectory="$SIMPILOT_REPORTS"``), or its runs are reported as ``unverified``.
+
+A repository without a test suite can be tested by its program's output instead, as SimCopilot
+tests its programs: ``compare_output = true`` makes ``test_command`` the program (e.g.
+``["{python}", "main.py"]``), run whole for every task (no test selection), and a run passes when
+its output — standard output and standard error together, in the order written — equals the
+untouched program's, recorded by running the untouched program twice in the sandbox (it must exit
+0 and print the same both times). ``compare_lines``, a regular expression, keeps only the lines
+it matches (``re.search``) for the comparison, e.g. to leave timings out. The outcome is a proof
+with one test, ``output`` (``execution/output.py``, which also gives the bounds).
 """
 
 from __future__ import annotations
@@ -103,6 +114,8 @@ class Manifest:
     git: str | None = None
     commit: str | None = None
     environment: EnvironmentConfig | None = None  # None: the tests run with simpilot's interpreter
+    compare_output: bool = False  # test_command runs a program whose output is compared with the untouched one's
+    compare_lines: str | None = None  # with compare_output: a regular expression choosing the compared lines
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -158,7 +171,7 @@ class Manifest:
 
     def reports_tests(self) -> bool:
         """Whether the repository's own test command gives per-test results simpilot can read."""
-        return self.is_pytest() or self.junit_xml or self.runner_suite()
+        return self.is_pytest() or self.junit_xml or self.runner_suite() or self.compare_output
 
     def runner_suite(self) -> bool:
         """Whether the whole suite runs through simpilot's own JUnit runner: a Java repository
@@ -168,6 +181,8 @@ class Manifest:
     def select(self, tests: tuple[str, ...]) -> tuple[list[str], dict[str, str]] | None:
         """The command and extra environment running only ``tests`` (pytest node ids), or None
         when the repository's test command cannot be narrowed down (the whole suite runs)."""
+        if self.compare_output:  # the program runs whole: its output is the one test
+            return None
         if self.select_command:
             argv: list[str] = []
             for part in self.select_command:
@@ -247,6 +262,7 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     timeout = repo.get("timeout", 60)
     if not isinstance(timeout, (int, float)) or timeout <= 0:
         raise SimpilotError(f"{where} timeout must be a positive number of seconds")
+    compare_output, compare_lines = _comparison(repo, where)
     return Manifest(
         name=name,
         language=language,
@@ -263,7 +279,35 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         git=git,
         commit=commit,
         environment=_environment(data.get("environment"), f"{path}: [environment]", language),
+        compare_output=compare_output,
+        compare_lines=compare_lines,
     )
+
+
+def _comparison(repo: dict, where: str) -> tuple[bool, str | None]:
+    """``compare_output`` and ``compare_lines``, checked against the rest of the table."""
+    compare_output = repo.get("compare_output", False)
+    if not isinstance(compare_output, bool):
+        raise SimpilotError(f"{where} compare_output must be true or false")
+    compare_lines = repo.get("compare_lines")
+    if compare_lines is not None:
+        if not compare_output:
+            raise SimpilotError(f"{where} compare_lines needs compare_output = true")
+        if not isinstance(compare_lines, str):
+            raise SimpilotError(f"{where} compare_lines must be a regular expression (a string)")
+        try:
+            re.compile(compare_lines)
+        except re.error as exc:
+            raise SimpilotError(f"{where} compare_lines {compare_lines!r} is not a valid regular expression ({exc})") from None
+    if compare_output:
+        if not repo.get("test_command"):
+            raise SimpilotError(f"{where} compare_output needs test_command, the command that runs the program")
+        clashing = [key for key in ("select_command", "junit_xml") if repo.get(key)]
+        if clashing:
+            raise SimpilotError(
+                f"{where} compare_output compares the whole program's output: remove {' and '.join(clashing)} (there are no tests to select or report)"
+            )
+    return compare_output, compare_lines
 
 
 def _environment(table: object, where: str, language: str) -> EnvironmentConfig | None:

@@ -3,6 +3,9 @@
 :class:`Evaluator` keeps warm work copies (one per repository and parallel job) and is safe to
 call from several threads: each call borrows a copy, patches one file, runs the tests in the
 sandbox, restores the file and returns the copy.
+
+A repository with ``compare_output`` has no tests: its program runs whole and its output is
+compared with the untouched program's (``output.py``), recorded once per evaluator.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from replay.core.records import Status, Task
 from replay.execution import java_runner
+from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
 from replay.execution.proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
 from replay.execution.python_checks import compile_status, may_read_names, undefined_names
 from replay.execution.sandbox import ProcessResult, Sandbox
@@ -97,6 +102,26 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     return Status.FAIL, first or (gap.detail if gap else f"exit {result.returncode}")
 
 
+def classify_output(result: ProcessResult, text: str, task: Task, patched: str, gap: Shortfall) -> tuple[Status, str]:
+    """Why a run of a program whose output is compared did not pass (``gap.detail`` names the
+    first differing line, or the exit status and the line the program ended on)."""
+    if result.busy:
+        return Status.TIMEOUT, "the program used up its CPU time (a busy loop)"
+    if result.timed_out:
+        return Status.TIMEOUT, "the program did not finish in time"
+    if not text.strip():
+        return Status.EMPTY, gap.detail
+    if task.language == "python" and may_read_names(text):
+        names = undefined_names(patched, task.span.start.line + 1, task.span.start.line + text.count("\n") + 1)
+        if names:
+            return Status.UNDEFINED_NAME, "undefined: " + ", ".join(names)
+    if result.returncode != 0:
+        if result.returncode > 0 and re.match(r"\w*NameError\b", crash_line(result.output_tail)):
+            return Status.UNDEFINED_NAME, gap.detail
+        return Status.RUNTIME_ERROR, gap.detail
+    return Status.FAIL, gap.detail
+
+
 class Evaluator:
     """Runs tests for tasks. ``full_suite`` runs each repository's own test command instead of
     the tests selected for the task (and, for Java, instead of the one-file recompilation); a Java
@@ -128,6 +153,7 @@ class Evaluator:
         self._copies: list[WorkCopy] = []
         self._originals: dict[tuple[str, str], bytes] = {}
         self._baselines: dict[tuple[str, bool], tuple[str, ...] | None] = {}
+        self._references: dict[str, Lines | SimpilotError] = {}  # compare_output: the untouched program's lines
 
     # -- work copies -------------------------------------------------------------------------
 
@@ -157,7 +183,7 @@ class Evaluator:
     def _new_copy(self, manifest: Manifest) -> WorkCopy:
         """A new work copy. A Java repository's untouched classes are compiled once (several
         seconds) and copied into its other copies (milliseconds)."""
-        java = manifest.language == "java" and (not self.full_suite or manifest.runner_suite())
+        java = manifest.language == "java" and (not self.full_suite or manifest.runner_suite()) and not manifest.compare_output
         if not java:
             return WorkCopy(manifest, self.sandbox, self.workdir, java_classes=False)
         with self._lock:
@@ -187,7 +213,9 @@ class Evaluator:
     ) -> tuple[list[str], dict[str, str]]:
         """The command (and extra environment) testing a copy whose ``path`` was edited: the
         repository's own test command for the full suite, else only ``tests`` (None: all). A
-        pytest command loads the proof reporter."""
+        pytest command loads the proof reporter. A program whose output is compared runs as it is."""
+        if manifest.compare_output:
+            return manifest.command(), {}
         if self.full_suite if full_suite is None else full_suite:
             return _with_proof(manifest.command()), {}
         if manifest.language == "java":
@@ -209,8 +237,10 @@ class Evaluator:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
         (``timeout`` defaults to the manifest's). The result carries the run's proof: what the
         tests reported through a channel the code under test cannot write to (None when the
-        command gives no per-test results)."""
+        command gives no per-test results). With ``compare_output`` the proof is the comparison of
+        the program's output with the untouched program's (recorded on the first call)."""
         timeout = manifest.timeout if timeout is None else timeout
+        reference = self.reference_output(manifest) if manifest.compare_output else None
         full = self.full_suite if full_suite is None else full_suite
         if full and manifest.runner_suite():  # no test command: the whole suite is every test class through our runner
             full, tests = False, None
@@ -218,11 +248,52 @@ class Evaluator:
         copy = self._borrow(manifest)
         try:
             if edited is None or content is None:
-                return self._run(copy, edited, tests, full, timeout, cpu)
-            with copy.patched(edited, content):
-                return self._run(copy, edited, tests, full, timeout, cpu)
+                result = self._run(copy, edited, tests, full, timeout, cpu)
+            else:
+                with copy.patched(edited, content):
+                    result = self._run(copy, edited, tests, full, timeout, cpu)
         finally:
             self._return(copy)
+        if reference is None:
+            return result
+        keep = compile_filter(manifest.compare_lines)
+        return dataclasses.replace(
+            result, proof=judge(reference, result.output, result.output_size, result.returncode, result.timed_out, keep)
+        )
+
+    def reference_output(self, manifest: Manifest) -> Lines:
+        """The untouched program's compared output lines (``compare_output``): two runs in the
+        sandbox, once per repository; refused (``SimpilotError``, remembered) when a run fails or
+        the two differ."""
+        with self._lock:
+            building = self._building.setdefault(f"output:{manifest.name}", threading.Lock())
+        with building:
+            if manifest.name not in self._references:
+                runs = []
+                try:
+                    for _ in range(2):
+                        copy = self._borrow(manifest)
+                        try:
+                            result = self._run_program(copy, manifest.timeout)
+                        finally:
+                            self._return(copy)
+                        runs.append((result.output, result.output_size, result.returncode, result.timed_out, " ".join(manifest.command())))
+                    keep = compile_filter(manifest.compare_lines)
+                    self._references[manifest.name] = reference_lines(manifest.name, runs, keep, str(manifest.root / "simpilot.toml"))
+                except SimpilotError as exc:
+                    self._references[manifest.name] = exc
+            found = self._references[manifest.name]
+        if isinstance(found, SimpilotError):
+            raise found
+        return found
+
+    def _run_program(self, copy: WorkCopy, timeout: float) -> ProcessResult:
+        """One run of a ``compare_output`` repository's program on ``copy``: its output's first
+        ``OUTPUT_LIMIT`` bytes kept whole, with the copy's path written ``{root}``."""
+        manifest = copy.manifest
+        result = self.sandbox.run(manifest.command(), copy.root, timeout, manifest.test_env(copy.root), keep_output=OUTPUT_LIMIT)
+        roots = (str(copy.root), os.path.realpath(copy.root))
+        return dataclasses.replace(result, output=normalised(result.output or "", roots))
 
     def _run(
         self,
@@ -236,6 +307,8 @@ class Evaluator:
         """One test run on ``copy``: on its warm server when there is one for the command, which
         also stops the run once it has used ``cpu`` seconds of CPU time (a busy loop)."""
         manifest = copy.manifest
+        if manifest.compare_output:
+            return self._run_program(copy, timeout)
         if self.warm and not full and manifest.language == "java":
             return copy.junit_server().run(java_runner.run_arguments(edited, tests), timeout, cpu)
         command, extra = self.command(manifest, edited, tests, full)
@@ -260,6 +333,11 @@ class Evaluator:
         full = self.full_suite if full_suite is None else full_suite
         if result.timed_out:
             return Shortfall("failed", "the tests did not finish in time")
+        if manifest.compare_output:  # one test, the output: a failed comparison says where it differs
+            proof = result.proof
+            if proof is not None and proof.failed:
+                return Shortfall("failed", proof.errors[0] if proof.errors else "the output differs")
+            return shortfall(proof, (OUTPUT_TEST,))
         expected = tests
         if full or tests is None:
             expected = self._baseline(manifest, full and not manifest.runner_suite())
@@ -292,7 +370,8 @@ class Evaluator:
         gap = self.shortfall(manifest, result, task.tests)
         if gap is None:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)
-        status, detail = classify_failure(result, text, task, patched.decode("utf-8"), gap)
+        classify = classify_output if manifest.compare_output else classify_failure
+        status, detail = classify(result, text, task, patched.decode("utf-8"), gap)
         proven = result.timed_out or gap.kind == "failed"
         return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
 

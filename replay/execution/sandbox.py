@@ -18,7 +18,8 @@ Policy (this *is* a security boundary, unlike evalplus's guard):
 * a wall-clock timeout kills the whole process group, and then everything left in the sandbox's
   cgroups;
 * the environment is rebuilt from scratch, so secrets in the caller's environment never reach it;
-* output goes to a file (not a pipe held in memory) and only its tail is kept.
+* output goes to a file (not a pipe held in memory) and only its tail is kept (and, for an
+  output comparison, its first ``keep_output`` bytes).
 
 Without bubblewrap, model output is not run unless the caller explicitly chose
 ``unsafe_no_sandbox`` (``--unsafe-no-sandbox`` on the command line).
@@ -65,6 +66,8 @@ class ProcessResult:
     proof: Proof | None = None  # what the tests reported through the proof channel, if anything
     cpu_s: float | None = None  # CPU time the run used, where it was measured
     busy: bool = False  # stopped for using up its CPU-time budget (a busy loop), counted as timed out
+    output: str | None = None  # the output's first ``keep_output`` bytes, when they were asked for
+    output_size: int | None = None  # the whole output's size in bytes, when ``output`` was kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +174,13 @@ class Sandbox:
         env: dict[str, str] | None = None,
         channel: Channel | None = None,
         writable: tuple[Path, ...] = (),
+        keep_output: int = 0,
     ) -> ProcessResult:
         """Run ``command`` in ``workdir``; never raises for what the command does. With a proof
         ``channel`` the command gets its descriptors, and the result carries what it reported.
-        ``writable``: more folders the command may write (a reports folder outside the copy)."""
+        ``writable``: more folders the command may write (a reports folder outside the copy).
+        ``keep_output``: bytes of the output's beginning the result keeps whole (an output
+        comparison), besides the tail."""
         start = time.monotonic()
         with tempfile.TemporaryFile() as out:
             proc = self._popen(
@@ -200,8 +206,13 @@ class Sandbox:
             size = out.tell()
             out.seek(max(0, size - TAIL_BYTES))
             tail = out.read().decode("utf-8", "replace")
+            whole = None
+            if keep_output > 0:
+                out.seek(0)
+                whole = out.read(keep_output).decode("utf-8", "replace")
         code = -signal.SIGKILL if timed_out else exit_status(proc.returncode, self.enabled)
-        return ProcessResult(code, timed_out, duration, tail, channel.proof() if channel else None)
+        proof = channel.proof() if channel else None
+        return ProcessResult(code, timed_out, duration, tail, proof, output=whole, output_size=size if whole is not None else None)
 
     def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its

@@ -296,6 +296,28 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+@dataclass
+class ParsedRepository:
+    """Every readable source file of a repository parsed, with the label index of all of them: what
+    marking sees before it chooses holes (``lines.py`` turns given line ranges into tasks with it)."""
+
+    files: dict[str, tuple[bytes, str]]  # the readable files: bytes and text
+    trees: dict[str, Node]  # those without syntax errors
+    skipped: dict[str, str]  # why each other source file cannot hold a hole
+    index: RepoIndex
+
+
+def parse_repository(manifest: Manifest) -> ParsedRepository:
+    """Parse and scan every source file of ``manifest`` (in this process), as marking does."""
+    paths = manifest.source_files()
+    with _collector_paused():
+        loaded, unreadable = _load_all(manifest, paths)
+        share = _Share(manifest, loaded, _Selection(0, None, frozenset(), None))
+        scan = share.scan()
+        index = _index(manifest.language, paths, [scan])
+    return ParsedRepository(loaded, share.trees, {**unreadable, **scan.skipped}, index)
+
+
 def mark_repository(
     manifest: Manifest,
     *,

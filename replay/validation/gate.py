@@ -358,11 +358,25 @@ def mark_validated(
             f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}"
             + (f" ({skipped})" if skipped else "")
         )
+    return marked, validate(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
+
+
+def validate(
+    evaluator: Evaluator,
+    manifest: Manifest,
+    tasks: list[Task],
+    jobs: int,
+    progress_total: Callable[[int], None] | None = None,
+    progress: Callable[[], None] | None = None,
+) -> GateReport:
+    """Candidate ``tasks`` of ``manifest``'s repository through the whole gate: the untouched code's
+    tests (:func:`check_baseline`), test selection, the fillers and probes, and the presets'
+    alterations. Marked and imported holes (``lines.py``) go through it alike."""
     check_baseline(evaluator, manifest)
-    selected, unreached = select_tests(evaluator, manifest, marked.tasks)
+    selected, unreached = select_tests(evaluator, manifest, tasks)
     if progress_total:
         progress_total(len(selected))
     report = gate(evaluator, selected, jobs, progress)
     report.dropped = unreached + report.dropped
     report.altered = preset_alterations(report.kept, evaluator.original)
-    return marked, report
+    return report

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from replay.core.locations import remember
 from replay.core.manifest import Manifest, RepoCatalog
-from replay.core.records import Kind
+from replay.core.records import Kind, Task
 from replay.core.scenarios import write_tasks
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
@@ -48,7 +48,7 @@ def mark_into(
     progress: Callable[[], None] | None = None,
 ) -> Marked:
     """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``."""
-    with Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite) as evaluator:
+    with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
         marked, report = mark_validated(
             manifest,
             evaluator,
@@ -60,8 +60,19 @@ def mark_into(
             progress_total=progress_total,
             progress=progress,
         )
+    return Marked(marked, report, write_kept(out, manifest, location, report.kept))
+
+
+def evaluator_for(manifest: Manifest, sandbox: Sandbox, jobs: int, full_suite: bool = False) -> Evaluator:
+    """The evaluator that validates ``manifest``'s tasks (a context manager)."""
+    return Evaluator(RepoCatalog([manifest]), sandbox, jobs, full_suite=full_suite)
+
+
+def write_kept(out: Path, manifest: Manifest, location: str | Path, kept: list[Task]) -> Path:
+    """Write ``kept`` to ``out/<name>.jsonl`` and remember where the repository is, unless nothing
+    was kept (an existing scenario file then stays as it was). Returns the scenario file."""
     target = out / f"{manifest.name}.jsonl"
-    if report.kept:
-        write_tasks(target, report.kept)
+    if kept:
+        write_tasks(target, kept)
         remember(out, manifest.name, location)
-    return Marked(marked, report, target)
+    return target

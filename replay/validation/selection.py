@@ -11,7 +11,7 @@ proves the selection is strong enough: the neutral filler must make the *selecte
   class, or any repository class that (transitively) references it — found by a tree-sitter walk
   over identifiers, so a test of ``BTreeMap`` is a candidate for a hole in ``Node`` when
   ``BTreeMap`` uses ``Node``. For a one-class library that is every test class. Then, per hole,
-  the gate learns which test *methods* reach it (``validate.py``): it runs the candidates once
+  the gate learns which test *methods* reach it (``gate.py``): it runs the candidates once
   with a probe in the hole that throws an ``Error`` as soon as it is reached, and the methods that
   fail are the ones the hole's code runs in, like a line's coverage contexts in Python. An
   ``Error`` rather than an exception, because tests ``assertThrows`` the exceptions the code
@@ -70,6 +70,8 @@ class Selection:
 
 def build_selection(manifest: Manifest, sandbox: Sandbox, paths: Iterable[str]) -> Selection | None:
     """The selection for ``manifest``'s repository, or None when its tests cannot be narrowed."""
+    if manifest.compare_output:  # the program runs whole: its output is the one test
+        return None
     if manifest.language == "java":
         return java_selection(manifest, paths)
     if manifest.is_pytest():
