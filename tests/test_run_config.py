@@ -266,3 +266,15 @@ def test_a_database_from_before_run_configurations_opens(tmp_path: Path) -> None
     store.close()
     Store(db).close()  # a second opening changes nothing
 
+
+
+def test_a_repositorys_test_environment_is_part_of_it(tmp_path: Path) -> None:
+    """Only runs with an [environment] carry the key (others keep their configuration), and a
+    resume with another venv (other dependencies) is refused."""
+    assert "environments" not in config() and config() == config(environments={})
+    store = Store(tmp_path / "runs.db")
+    open_run(store, replay_settings(tmp_path, environments={"lib": "venv lib-aaaa"}), [], "bubblewrap")
+    open_run(store, replay_settings(tmp_path, resume=True, environments={"lib": "venv lib-aaaa"}), [], "bubblewrap")
+    with pytest.raises(SimpilotError, match="test environments differ: lib venv lib-aaaa → venv lib-bbbb"):
+        open_run(store, replay_settings(tmp_path, resume=True, environments={"lib": "venv lib-bbbb"}), [], "bubblewrap")
+    store.close()

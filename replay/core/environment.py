@@ -154,6 +154,14 @@ def own_python() -> Environment:
     return Environment(python=sys.executable)
 
 
+def identity(manifest: Manifest) -> str:
+    """What names ``manifest``'s test interpreter in a run's configuration: the cached venv's
+    folder name (its key covers the commands, the dependency files and the base interpreter), or
+    the interpreter given."""
+    found = resolve(manifest)
+    return f"venv {Path(found.venv).name}" if found.venv else f"python {found.python}"
+
+
 def resolve(manifest: Manifest) -> Environment:
     """The environment of ``manifest``'s tests, built on first use and then reused (in this
     process from memory, across processes from the cache folder)."""

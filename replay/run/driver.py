@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.progress import Progress
 
 from postprocess import PRESETS
+from replay.core.environment import identity
 from replay.core.errors import SimpilotError
 from replay.core.locations import catalog_for
 from replay.core.manifest import RepoCatalog
@@ -42,6 +43,17 @@ def load_tasks(scenarios: tuple[Path, ...]) -> list[Task]:
     if not tasks:
         raise SimpilotError("the scenario files hold no tasks")
     return tasks
+
+
+def test_environments(catalog: RepoCatalog, tasks: list[Task]) -> dict[str, str]:
+    """The test interpreter of each of ``tasks``' repositories that names one (built here if it
+    is not cached yet): part of the run's configuration, so a resume cannot mix two."""
+    found = {}
+    for name in sorted({t.repo for t in tasks}):
+        manifest = catalog.get(name)
+        if manifest.environment is not None:
+            found[name] = identity(manifest)
+    return found
 
 
 def run_replay(
@@ -88,6 +100,7 @@ def run_replay(
         full_suite=full_suite,
         server_command=None if command == tuple(bridge_command()) else command,
         session=session,
+        environments=test_environments(catalog, tasks),
     )
     settings = ReplaySettings(
         run_id=run_id,

@@ -13,7 +13,9 @@ It holds
 - how a pass is decided (``VERDICT``: each selected test's own result since per-test proofs, and
   since the CPU-time limit a busy loop stopped early; a run stored before per-test proofs decided
   by exit status and cannot be continued by this version);
-- how answers are asked (simpilot's bridge or another ``--server-command``; ``--session``).
+- how answers are asked (simpilot's bridge or another ``--server-command``; ``--session``);
+- the test interpreter of each repository with an ``[environment]`` (its cached venv, which is
+  named by what built it, or the interpreter given).
 
 Settings that change how a request travels but never what comes back (the endpoint's address,
 timeouts, retries, backoff, concurrency, the name of the key's variable) are left out, so a run
@@ -49,6 +51,7 @@ SECTIONS = {
     "suite": "test suite differs",
     "requests": "how answers are asked differs",
     "verdict": "how a pass is decided differs",
+    "environments": "test environments differ",
 }
 # Bumped whenever the rule deciding a pass changes: a run judged by two rules measures neither.
 VERDICT = "each selected test's own result, through the proof channel; busy loops stopped by CPU time (2)"
@@ -135,9 +138,11 @@ def run_config(
     full_suite: bool,
     server_command: tuple[str, ...] | None = None,
     session: bool = False,
+    environments: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The configuration of a run (see the module docstring) as plain JSON values;
-    ``server_command`` None is simpilot's own bridge."""
+    ``server_command`` None is simpilot's own bridge; ``environments``: the test interpreter of
+    each repository that names one in ``[environment]`` (``environment.identity``)."""
     config = {
         "model": model_settings(spec),
         "presets": {name: list(steps) for name, steps in presets.items()},
@@ -146,6 +151,8 @@ def run_config(
         "requests": {"server": BRIDGE if server_command is None else list(server_command), "session": session},
         "verdict": VERDICT,
     }
+    if environments:  # only then: the configurations of runs without one stay as they were
+        config["environments"] = dict(sorted(environments.items()))
     return json.loads(json.dumps(config))  # tuples become lists, as when read back from the store
 
 

@@ -4,6 +4,7 @@ cached venv, with the oracle passing every task and the empty model none."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -49,3 +50,6 @@ def test_a_library_with_dependencies_is_marked_and_replayed(tmp_path: Path) -> N
     assert set(oracle) == {"pass"}
     assert "pass" not in empty
     assert tree_digest(FIXTURE) == before  # the setup's install ran in a throw-away copy
+    with sqlite3.connect(db) as con:  # the run's configuration names the venv (a resume cannot mix two)
+        stored = json.loads(con.execute("SELECT config FROM runs WHERE run_id='oracle'").fetchone()[0])
+    assert stored["environments"]["pylib"].startswith("venv pylib-")
