@@ -22,14 +22,12 @@ class SharingEvaluator(Evaluator):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._verdicts: dict[Key, Verdict] = {}
-        self.shared = 0  # verdicts given without a test run
 
     def evaluate(self, task: Task, text: str, timeout: float | None = None, cpu: float | None = None) -> Verdict:
         key = (task.id, task.file_sha256, text, timeout, cpu)
         with self._lock:
             known = self._verdicts.get(key)
             if known is not None:
-                self.shared += 1
                 return known
         verdict = super().evaluate(task, text, timeout, cpu)
         with self._lock:

@@ -35,7 +35,7 @@ from replay.execution.evaluate import Evaluator, Verdict
 from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
 from replay.reports.stats import mcnemar_exact, wilson
-from replay.run.pipeline import check_sources, judge_here
+from replay.run.pipeline import check_sources, judge_here, model_error, outcome
 from replay.run.progress import progress
 from replay.store import Store
 
@@ -84,7 +84,7 @@ def judge(
                 advance()
                 continue
             if not completion.ok:
-                store.add_outcome(run_id, Outcome(task.id, v.name, None, Status.MODEL_ERROR, completion.error or "no answer"))
+                store.add_outcome(run_id, model_error(task, completion, v.name))
                 advance()
                 continue
             if ctx is None:
@@ -108,10 +108,8 @@ def judge(
         futures = {pool.submit(run, key): key for key in todo}
         for future in as_completed(futures):  # the store is written from this thread only
             (task_id, text), verdict = futures[future], future.result()
-            for v, _, steps in todo[(task_id, text)]:
-                store.add_outcome(
-                    run_id, Outcome(task_id, v.name, text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, steps)
-                )
+            for v, task, steps in todo[(task_id, text)]:
+                store.add_outcome(run_id, outcome(task, v.name, text, steps, verdict))
                 advance()
 
 
