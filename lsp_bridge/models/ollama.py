@@ -25,6 +25,8 @@ class OllamaModel(RemoteModel):
     expected = "an Ollama server's root URL (POST /api/generate)"
 
     def build(self, request: CompletionRequest) -> Prepared:
+        # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
+        # other completion APIs; what is left here is this API's own field names.
         s = self.settings
         body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
         if self.mode == "fim":

@@ -26,6 +26,8 @@ class OpenAICompletionsModel(RemoteModel):
     expected = "an OpenAI-compatible API ending in /v1 (POST /completions)"
 
     def build(self, request: CompletionRequest) -> Prepared:
+        # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
+        # other completion APIs; what is left here is this API's own field names.
         s = self.settings
         body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
         body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, "stream": False, **self.stop_field()}
