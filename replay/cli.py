@@ -21,6 +21,7 @@ from replay.core.manifest import open_repository
 from replay.core.records import Kind, Task
 from replay.execution.sandbox import Sandbox
 from replay.marking.lines import read_holes
+from replay.marking.simcopilot_format import read_checkpoints
 from replay.reports.html_report import render_html
 from replay.reports.report import build_report, render, render_summary, to_json
 from replay.run.client import bridge_command
@@ -220,15 +221,26 @@ def import_group() -> None:
 @click.option(
     "--full-suite", is_flag=True, help="Validate with the repository's whole test command instead of the tests selected per hole."
 )
-def import_lines(file: Path, repo: str, out: Path, jobs: int, unsafe_no_sandbox: bool, full_suite: bool) -> None:
+@click.option(
+    "--format",
+    "file_format",
+    type=click.Choice(["simpilot", "simcopilot"]),
+    default="simpilot",
+    show_default=True,
+    help="FILE's format: simpilot's hole list, or SimCopilot's <Language>_tasks_checkpoints.json (its programs are files of --repo).",
+)
+def import_lines(file: Path, repo: str, out: Path, jobs: int, unsafe_no_sandbox: bool, full_suite: bool, file_format: str) -> None:
     """Make tasks of the holes in FILE (a JSON list or JSONL of {"file", "kind", "first_line",
     "last_line", "id"?}, lines 1-based and inclusive) and validate them as 'mark' does.
 
     Each hole becomes the task marking would make of those lines; a hole that cannot be one (a
     test file, lines out of the file or inside a statement) is listed with the reason and skipped.
+    With --format simcopilot, FILE is SimCopilot's checkpoint file: each Task_Name's program is
+    found in the repository, and its checkpoint_LN_infilling and checkpoint_LN_Completion ranges
+    become infill and completion holes (ids <Task_Name>:<kind>:<n>).
     """
-    holes = read_holes(file)
     manifest = open_repository(repo)
+    holes = read_checkpoints(file, manifest) if file_format == "simcopilot" else read_holes(file)
     sandbox = Sandbox.create(unsafe_no_sandbox)
     with progress(f"validating {manifest.name}") as (bar, tid):
         done = import_lines_into(
