@@ -336,6 +336,8 @@ def _list_sources(root: Path, manifest_path: Path | None, language: str) -> list
     if manifest_path is not None:
         try:
             manifest = load_manifest(manifest_path)
+            if manifest.programs is not None:  # each file is a program of its own: nothing else is its context
+                return []
             if manifest.language != language:  # e.g. a Python helper script in a Java repository
                 manifest = dataclasses.replace(manifest, language=language)
             return manifest.source_files()

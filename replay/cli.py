@@ -20,10 +20,14 @@ from replay.core.errors import SimpilotError
 from replay.core.manifest import open_repository
 from replay.core.records import Kind, Task
 from replay.execution.sandbox import Sandbox
+from replay.marking.devbench import CATEGORIES as DEVBENCH_CATEGORIES
+from replay.marking.devbench import FOLDERS as DEVBENCH_LANGUAGES
+from replay.marking.devbench import read_instances
 from replay.marking.lines import read_holes
 from replay.marking.simcopilot_format import read_checkpoints
 from replay.reports.html_report import render_html
 from replay.reports.report import build_report, render, render_summary, to_json
+from replay.reports.survival import survival_table
 from replay.run.client import bridge_command
 from replay.run.demo import run_demo
 from replay.run.driver import load_tasks, run_replay
@@ -33,6 +37,7 @@ from replay.run.recording import record as record_answers
 from replay.run.trace_replay import render as render_trace
 from replay.run.trace_replay import replay_trace
 from replay.store import Store
+from replay.validation.devbench import import_devbench
 from replay.validation.gate import NO_TESTS, GateReport
 from replay.validation.lines import import_lines_into
 from replay.validation.mark import mark_into
@@ -264,6 +269,79 @@ def import_lines(file: Path, repo: str, out: Path, jobs: int, unsafe_no_sandbox:
     _print_gate(report)
     if not done.written:
         raise SimpilotError(f"{manifest.name}: no task kept from {file}, nothing written to {done.target}: see the reasons above")
+
+
+def _names(value: str | None, known: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """A comma-separated ``--languages``/``--categories`` value, checked (None: all)."""
+    if not value:
+        return known
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown {what}: {', '.join(unknown)} (choose from {', '.join(known)})")
+    return names
+
+
+@import_group.command("devbench")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("devbench"),
+    show_default=True,
+    help="Folder for the repositories (devbench-<language>/), their scenario files, devbench-gate.json and devbench.lock.json.",
+)
+@click.option("--languages", help=f"Comma-separated, from {', '.join(DEVBENCH_LANGUAGES)} [default: all].")
+@click.option("--categories", help=f"Comma-separated, from {', '.join(DEVBENCH_CATEGORIES)} [default: all].")
+@click.option("--limit", type=click.IntRange(1), help="At most this many instances per language and category.")
+@click.option("--provision", is_flag=True, help="First install the packages the programs use (PyPI, npm, Debian), cached and pinned.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel program runs [default: cores].")
+@click.option("--fresh", is_flag=True, help="A fresh process per program instead of the warm runners (slower; same verdicts).")
+@click.option("--by-category", is_flag=True, help="Show the survival table per category too.")
+@click.option("--unsafe-no-sandbox", is_flag=True, help="Run programs without bubblewrap (not recommended).")
+def import_devbench_cmd(
+    folder: Path,
+    out: Path,
+    languages: str | None,
+    categories: str | None,
+    limit: int | None,
+    provision: bool,
+    jobs: int,
+    fresh: bool,
+    by_category: bool,
+    unsafe_no_sandbox: bool,
+) -> None:
+    """Import DevBench's instances from FOLDER (a DevBench checkout, its benchmark/ folder, or a
+    folder of <language>/<category>.jsonl) as validated single-program tasks.
+
+    Each instance becomes a program file (prefix, golden completion, suffix) of a repository
+    devbench-<language> in OUT, its assertions a check file never shown to the model. The gate
+    keeps an instance when its golden completion passes twice and the empty answer fails twice;
+    OUT/devbench-gate.json lists the others by reason (golden_fails, passes_empty,
+    toolchain_missing, flaky). Replay OUT/devbench-<language>.jsonl like any scenario file.
+    """
+    chosen = _names(languages, tuple(DEVBENCH_LANGUAGES), "languages")
+    instances = read_instances(folder, chosen, _names(categories, DEVBENCH_CATEGORIES, "categories"), limit)
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    with progress("running the DevBench gate") as (bar, tid):
+        imports = import_devbench(
+            instances,
+            out,
+            sandbox,
+            jobs=jobs,
+            provision=provision,
+            warm=not fresh,
+            progress_total=lambda n: bar.update(tid, total=n),
+            progress=lambda: bar.advance(tid),
+        )
+    summary = json.loads((out / "devbench-gate.json").read_text())
+    err.print(survival_table({i.language: summary[i.language] for i in imports}, by_category))
+    for imported in imports:
+        state = f"{len(imported.report.kept)} kept → {imported.target}" if imported.report.kept else "nothing kept"
+        err.print(f"{imported.manifest.name}: {len(imported.instances)} instances, {state}")
+    err.print(
+        f"reasons per instance: {out / 'devbench-gate.json'}" + (f"; installed packages: {out / 'devbench.lock.json'}" if provision else "")
+    )
 
 
 def _nothing_kept(manifest, marked, dropped: list[tuple[Task, str]], target: Path) -> str:

@@ -82,7 +82,16 @@ from replay.core.environment import EnvironmentConfig, python_env, resolve
 from replay.core.errors import SimpilotError
 from replay.core.paths import MANIFEST_NAME, cache_root
 
-LANGUAGES = {"python": (".py",), "java": (".java",)}
+LANGUAGES = {
+    "python": (".py",),
+    "java": (".java",),
+    # single programs only (a [programs] table): DevBench's other languages
+    "javascript": (".js",),
+    "typescript": (".ts",),
+    "cpp": (".cpp",),
+    "csharp": (".cs",),
+}
+MARKED_LANGUAGES = ("python", "java")  # languages whose repositories simpilot marks and tests with their suites
 _TEST_NAME = re.compile(r"(^test_.*\.py$|.*_test\.py$|^conftest\.py$|.*Tests?\.java$)")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 # Every JVM the tests start (javac, java, build tools) gets a bounded heap, code cache and class
@@ -95,6 +104,21 @@ _SKIP_DIRS = {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "v
 def project_root() -> Path:
     """The folder holding the bundled ``repos/`` and ``scenarios/`` (the source checkout)."""
     return Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Programs:
+    """``[programs]``: every source file is one program whose test is running it whole, followed
+    by the file of the same relative path under ``checks`` (its assertions; a test folder, never
+    shown to the model). ``environment``: the folder ``simpilot import devbench --provision``
+    installed the programs' packages into (None: the machine's own)."""
+
+    checks: str = "checks"
+    environment: Path | None = None
+
+    def check_path(self, path: str) -> str:
+        """The checks of the program at ``path`` (``programs/x/1.py`` → ``checks/x/1.py``)."""
+        return str(PurePosixPath(self.checks, *PurePosixPath(path).parts[1:]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +140,7 @@ class Manifest:
     environment: EnvironmentConfig | None = None  # None: the tests run with simpilot's interpreter
     compare_output: bool = False  # test_command runs a program whose output is compared with the untouched one's
     compare_lines: str | None = None  # with compare_output: a regular expression choosing the compared lines
+    programs: Programs | None = None  # each source file is a whole program, tested by running it (DevBench)
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -241,7 +266,10 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
     language = repo.get("language", "python")
     if language not in LANGUAGES:
         raise SimpilotError(f"{where} language {language!r} is not supported (choose from {', '.join(LANGUAGES)})")
-    if "test_command" not in repo and language != "java":
+    programs = _programs(data.get("programs"), f"{path}: [programs]", (root or path.parent).resolve())
+    if programs is None and language not in MARKED_LANGUAGES:
+        raise SimpilotError(f"{where} language {language!r} is for single programs only: add a [programs] table (see README, DevBench)")
+    if "test_command" not in repo and language != "java" and programs is None:
         raise SimpilotError(f"{where} needs test_command, the command that runs the repository's tests")
     env = repo.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
@@ -281,7 +309,24 @@ def load_manifest(path: Path, root: Path | None = None) -> Manifest:
         environment=_environment(data.get("environment"), f"{path}: [environment]", language),
         compare_output=compare_output,
         compare_lines=compare_lines,
+        programs=programs,
     )
+
+
+def _programs(table: object, where: str, root: Path) -> Programs | None:
+    """The ``[programs]`` table, checked."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise SimpilotError(f'{where} must be a table (checks = "checks", optionally environment = "<folder>")')
+    unknown = sorted(set(table) - {"checks", "environment"})
+    if unknown:
+        raise SimpilotError(f"{where} has unknown key(s) {', '.join(unknown)}: it takes checks and environment")
+    checks = table.get("checks", "checks")
+    environment = table.get("environment")
+    if not isinstance(checks, str) or not checks.strip() or (environment is not None and not isinstance(environment, str)):
+        raise SimpilotError(f"{where} checks and environment must be folder names")
+    return Programs(checks, (root / environment).resolve() if environment else None)
 
 
 def _comparison(repo: dict, where: str) -> tuple[bool, str | None]:

@@ -92,6 +92,7 @@ class Status(str, enum.Enum):
     UNVERIFIED = "unverified"  # the command exited 0 but gives no per-test results to prove it
     EMPTY = "empty"  # the processed answer was blank (and the tests failed)
     MODEL_ERROR = "model_error"
+    TOOLCHAIN_MISSING = "toolchain_missing"  # the machine cannot run the task's language: not a failure of the answer
 
 
 @dataclass(frozen=True, slots=True)

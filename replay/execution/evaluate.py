@@ -23,8 +23,9 @@ from pathlib import Path
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from replay.core.records import Status, Task
-from replay.execution import java_runner
+from replay.execution import java_runner, programs
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
+from replay.execution.program_runs import ProgramRuns, classify_program, program_shortfall
 from replay.execution.proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
 from replay.execution.python_checks import compile_status, may_read_names, undefined_names
 from replay.execution.sandbox import ProcessResult, Sandbox
@@ -154,6 +155,7 @@ class Evaluator:
         self._originals: dict[tuple[str, str], bytes] = {}
         self._baselines: dict[tuple[str, bool], tuple[str, ...] | None] = {}
         self._references: dict[str, Lines | SimpilotError] = {}  # compare_output: the untouched program's lines
+        self.programs = ProgramRuns(sandbox, self.jobs, workdir, warm)  # [programs] repositories: one program per task
 
     # -- work copies -------------------------------------------------------------------------
 
@@ -361,6 +363,8 @@ class Evaluator:
         the proof shows (every selected test run and passed), never an exit status."""
         manifest = self.catalog.get(task.repo)
         patched = apply(task, self.original(task), text)
+        if manifest.programs is not None:
+            return self._evaluate_program(manifest, task, text, patched.decode("utf-8"), timeout, cpu)
         if task.language == "python":
             bad = compile_status(patched.decode("utf-8"), task.path)
             if bad is not None:
@@ -375,7 +379,23 @@ class Evaluator:
         proven = result.timed_out or gap.kind == "failed"
         return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
 
+    def _evaluate_program(
+        self, manifest: Manifest, task: Task, text: str, patched: str, timeout: float | None, cpu: float | None
+    ) -> Verdict:
+        """A single-program task: the whole program, its checks appended, run by its language's runner."""
+        why = programs.missing(task.language)
+        if why is not None:
+            return Verdict(Status.TOOLCHAIN_MISSING, why, 0.0, "", proven=False)
+        result = self.programs.run(manifest, task, patched, timeout, cpu)
+        gap = program_shortfall(result)
+        if gap is None:
+            return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)
+        status, detail = classify_program(result, text, gap)
+        proven = result.timed_out or gap.kind == "failed"
+        return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
+
     def close(self) -> None:
+        self.programs.close()
         with self._lock:
             for copy in self._copies:
                 copy.close()

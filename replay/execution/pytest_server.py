@@ -6,19 +6,13 @@ forked from the server *before* any of the repository's code was imported: it se
 copy's files as they are now (the patched one included), so a run is exactly ``python -m pytest
 ARGS`` in the copy, without the start-up.
 
-Protocol, one JSON object a line: the request ``{"args": [...], "env": {...}, "timeout": s,
-"cpu": s, "token": "..."}`` on standard input; the answer ``{"returncode": n, "timed_out": b,
-"duration": s, "cpu": s, "tail": "...", "report": "..."}`` on standard output (``cpu``: the CPU
-seconds the run used; at the request's ``cpu`` budget the kernel stops it with SIGXCPU). ``report`` is what the
-run's proof reporter wrote (``pytest_proof.py``): the child gets the token through a pipe and
-writes to an anonymous file, and it never holds the descriptor this server answers on, so
-nothing a run prints or writes can become an answer. A run that outlasts ``timeout`` is killed with its whole
-process group, and after every run any process it left behind in the sandbox is killed too
-(``--sandboxed``: only inside the sandbox's own PID namespace).
+The request carries pytest's arguments (``"args": [...]``); the protocol, the proof channel and
+the clean-up after each run are ``forkserve.py``'s. The run's proof reporter is
+``pytest_proof.py``.
 
 This file runs in the tests' interpreter inside the sandbox, as a script: it imports nothing of
-simpilot's packages, only its sibling module ``proctree`` (standard library only), found in this
-script's folder, which is ``sys.path[0]``.
+simpilot's packages, only its sibling modules ``forkserve`` and ``proctree`` (standard library
+only), found in this script's folder, which is ``sys.path[0]``.
 """
 
 from __future__ import annotations
@@ -27,28 +21,20 @@ import gc
 import hashlib
 import importlib
 import importlib.util
-import json
 import marshal
 import os
 import py_compile
-import resource
-import select
-import signal
 import sys
-import time
 import traceback
 
-import proctree
+import forkserve
 import pytest
 
-# Known by that name only to this script: a test's ``import proctree`` finds the repository's own.
-del sys.modules["proctree"]
+# Known by those names only to this script: a test's ``import proctree`` finds the repository's own.
+for _name in ("forkserve", "proctree"):
+    del sys.modules[_name]
 
-TAIL_BYTES = 4000
-# The sandbox's private /tmp; without a sandbox, a folder of this server's own (not the copy)
-SCRATCH = os.environ.pop("SIMPILOT_SCRATCH", "/tmp")
-OUTPUT = os.path.join(SCRATCH, "simpilot-pytest-output")
-REWRITTEN = os.path.join(SCRATCH, "simpilot-rewritten")
+REWRITTEN = os.path.join(forkserve.SCRATCH, "simpilot-rewritten")
 
 
 def _cache_rewritten_tests() -> None:
@@ -90,24 +76,13 @@ def _cache_rewritten_tests() -> None:
 CRASHED = 70  # the exit status of a run in which pytest itself raised (warm.py reads it)
 
 
-def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str, private: list[int]) -> None:
-    """Become ``python -m pytest ARGS`` in ``cwd``; never returns. ``private``: the server's own
-    descriptors (where it answers), closed first."""
+def _child(request: dict, env: dict[str, str], cpu: int, private: list[int]) -> None:
+    """Become ``python -m pytest ARGS`` in the work copy; never returns."""
     code = CRASHED
     try:
-        for fd in private:
-            os.close(fd)
-        os.setpgid(0, 0)
-        fd = os.open(OUTPUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        os.close(fd)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU at the budget: a busy loop
-        os.environ.update(env)
-        sys.path[0] = cwd  # what ``python -m`` puts first
+        forkserve.enter_child(env, cpu, private)
+        args = request["args"]
+        sys.path[0] = os.getcwd()  # what ``python -m`` puts first
         sys.argv = [pytest.__file__, *args]
         code = int(pytest.main(args))
     except SystemExit as exc:
@@ -115,112 +90,7 @@ def _child(args: list[str], env: dict[str, str], cpu: int, cwd: str, private: li
     except BaseException:
         traceback.print_exc()
     finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
-
-
-def _wait(pid: int, timeout: float) -> tuple[int, bool, float]:
-    """The child's exit code (negative: killed by that signal), whether it timed out, and the
-    CPU seconds it used."""
-    pidfd = os.pidfd_open(pid)
-    try:
-        ready, _, _ = select.select([pidfd], [], [], timeout)
-    finally:
-        os.close(pidfd)
-    timed_out = not ready
-    if timed_out:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    _, status, usage = os.wait4(pid, 0)
-    return os.waitstatus_to_exitcode(status), timed_out, usage.ru_utime + usage.ru_stime
-
-
-def _kill_strays() -> None:
-    """Kill every process of the sandbox but this server and its ancestors (a test may have left
-    a daemon behind, even in a process group of its own), until none is left: a fork bomb forks
-    faster than one pass over ``/proc`` kills. Where the only ancestor is the namespace's init,
-    ``kill(-1)`` reaches all the others at once, which a forking process cannot outrun."""
-    keep = proctree.ancestors(os.getpid())
-    for _ in range(200):
-        strays = proctree.living(keep)  # zombies left out: they are dead already
-        if not strays:
-            break
-        if keep <= {1, os.getpid()}:
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proctree.kill(strays)
-        _reap()
-        time.sleep(0.005)
-    _reap()
-
-
-def _reap() -> None:
-    """Collect those that were our children."""
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG) == (0, 0):
-                break
-        except ChildProcessError:
-            break
-
-
-def _tail() -> str:
-    try:
-        with open(OUTPUT, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - TAIL_BYTES))
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def _channel(token: str) -> tuple[int, int]:
-    """The proof channel of one run: a pipe holding ``token`` (read end) and an anonymous,
-    append-only report file."""
-    read, write = os.pipe()
-    os.write(write, token.encode())
-    os.close(write)
-    try:
-        report = os.open(SCRATCH, os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
-    except OSError:
-        report = os.open(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"), os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
-        os.unlink(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"))
-    return read, report
-
-
-def _report(fd: int) -> str:
-    size = os.fstat(fd).st_size
-    return os.pread(fd, size, 0).decode("utf-8", "replace") if size else ""
-
-
-def serve(requests, answers, sandboxed: bool) -> None:
-    cwd = os.getcwd()
-    private = [answers.fileno()]  # standard input is replaced in the child anyway
-    for line in requests:
-        request = json.loads(line)
-        start = time.monotonic()
-        token_fd, report_fd = _channel(str(request.get("token", "")))
-        env = {**request.get("env", {}), "SIMPILOT_PROOF": f"{token_fd}:{report_fd}"}
-        pid = os.fork()
-        if pid == 0:
-            _child(request["args"], env, int(request.get("cpu", 300)), cwd, private)
-        os.close(token_fd)
-        returncode, timed_out, cpu = _wait(pid, float(request["timeout"]))
-        duration = time.monotonic() - start
-        if sandboxed:  # outside a PID namespace, /proc lists the whole machine
-            _kill_strays()
-        report = _report(report_fd)
-        os.close(report_fd)
-        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "cpu": cpu, "tail": _tail(), "report": report}
-        answers.write(json.dumps(answer) + "\n")
-        answers.flush()
+        forkserve.leave_child(code)
 
 
 def _preload_plugins() -> None:
@@ -262,4 +132,4 @@ if __name__ == "__main__":
     gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
     answers.write('{"ready": true}\n')
     answers.flush()
-    serve(sys.stdin, answers, sandboxed="--sandboxed" in sys.argv[1:])
+    forkserve.serve(sys.stdin, answers, "--sandboxed" in sys.argv[1:], _child)

@@ -136,11 +136,33 @@ class _Resident:
             self.proc = None
 
 
-class PytestServer(_Resident):
-    """``python -m pytest ARGS`` in a work copy without the interpreter's start-up. ``python`` is
-    the repository's test interpreter (its ``[environment]``'s, else simpilot's own)."""
+class ForkServer(_Resident):
+    """A server of ``forkserve.py``'s protocol: a fresh child forked per run."""
 
     ready_line = b'{"ready": true}'
+
+    def request(self, payload: dict, timeout: float, cpu: float | None = None) -> ProcessResult:
+        """One run of ``payload`` (what the server's child needs); the proof is what the run
+        wrote with a fresh token. ``cpu``: the run's CPU-time budget (whole seconds, the
+        kernel's granularity), else the sandbox's."""
+        token = new_token()
+        budget = cpu_budget(cpu, self.sandbox.limits.cpu_seconds)
+        start = self._send(json.dumps({**payload, "timeout": timeout, "cpu": budget, "token": token}))
+        line = self._read_line(start + timeout + GRACE)
+        if line is None:
+            return self._gone(start, timed_out=not self.closed_output, tail="")
+        answer = json.loads(line)
+        proof = parse(answer.get("report", ""), token)
+        used = float(answer.get("cpu", 0.0))
+        # the kernel signals SIGXCPU at the budget, SIGKILL a second later (the hard limit)
+        code = answer["returncode"]
+        busy = cpu is not None and (code == -signal.SIGXCPU or (code == -signal.SIGKILL and used >= budget))
+        return ProcessResult(code, answer["timed_out"] or busy, time.monotonic() - start, answer["tail"], proof, used, busy)
+
+
+class PytestServer(ForkServer):
+    """``python -m pytest ARGS`` in a work copy without the interpreter's start-up. ``python`` is
+    the repository's test interpreter (its ``[environment]``'s, else simpilot's own)."""
 
     def __init__(self, sandbox: Sandbox, workdir: Path, env: dict[str, str], python: str = sys.executable):
         command = [python, str(PYTEST_SERVER), *(["--sandboxed"] if sandbox.enabled else [])]
@@ -161,22 +183,8 @@ class PytestServer(_Resident):
             self._scratch = None
 
     def run(self, args: list[str], env: dict[str, str], timeout: float, cpu: float | None = None) -> ProcessResult:
-        """One pytest run; the proof is what the run's reporter wrote with a fresh token. ``cpu``:
-        the run's CPU-time budget (whole seconds, the kernel's granularity), else the sandbox's."""
-        token = new_token()
-        budget = cpu_budget(cpu, self.sandbox.limits.cpu_seconds)
-        request = {"args": args, "env": env, "timeout": timeout, "cpu": budget, "token": token}
-        start = self._send(json.dumps(request))
-        line = self._read_line(start + timeout + GRACE)
-        if line is None:
-            return self._gone(start, timed_out=not self.closed_output, tail="")
-        answer = json.loads(line)
-        proof = parse(answer.get("report", ""), token)
-        used = float(answer.get("cpu", 0.0))
-        # the kernel signals SIGXCPU at the budget, SIGKILL a second later (the hard limit)
-        code = answer["returncode"]
-        busy = cpu is not None and (code == -signal.SIGXCPU or (code == -signal.SIGKILL and used >= budget))
-        return ProcessResult(answer["returncode"], answer["timed_out"] or busy, time.monotonic() - start, answer["tail"], proof, used, busy)
+        """One pytest run (see :meth:`ForkServer.request`)."""
+        return self.request({"args": args, "env": env}, timeout, cpu)
 
 
 class JUnitServer(_Resident):

@@ -38,6 +38,7 @@ CLASS_COLOURS = {
     "tests_not_run": "#c0392b",
     "tampered": "#5d1f1f",
     "unverified": "#c8c8c8",
+    "toolchain_missing": "#e8e8e8",
 }
 TAIL_LINES = 40
 

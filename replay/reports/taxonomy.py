@@ -31,6 +31,7 @@ CLASSES: dict[Status, str] = {
     Status.UNVERIFIED: "unverified (no per-test results)",
     Status.EMPTY: "empty output",
     Status.MODEL_ERROR: "model error",
+    Status.TOOLCHAIN_MISSING: "toolchain missing",
 }
 UNDEFINED_SOURCES = ("static analysis", "NameError", "cannot find symbol", "other")
 

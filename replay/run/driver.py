@@ -53,6 +53,8 @@ def test_environments(catalog: RepoCatalog, tasks: list[Task]) -> dict[str, str]
         manifest = catalog.get(name)
         if manifest.environment is not None:
             found[name] = identity(manifest)
+        elif manifest.programs is not None and manifest.programs.environment is not None:
+            found[name] = f"provisioned {manifest.programs.environment.name}"  # its key covers the packages installed
     return found
 
 

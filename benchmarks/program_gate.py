@@ -1,0 +1,113 @@
+"""The DevBench gate with the warm runners and with a fresh process per program, side by side.
+
+For each language, the same instances go through the program gate (golden completion twice, the
+empty answer twice) once with the warm runners (Python: a forking server; Java: a resident JVM
+compiling in memory; JavaScript: one node process, a worker per run) and once with a fresh
+process per program, in alternating order. Prints the wall-clock time of each, the ratio, and
+whether the two ways gave every instance the same gate result. Target: warm at least 3x faster.
+
+Some of DevBench's programs spend seconds in ``time.sleep`` or ``setTimeout`` themselves, which no
+runner can shorten; so the script also prints the median time of one program run each way, and
+the totals over the runs that took under half a second both ways (the programs whose cost is the
+harness's rather than their own).
+
+    .venv/bin/python benchmarks/program_gate.py [--folder DEVBENCH] [--languages python,java,javascript]
+        [--limit N] [--jobs J] [--provision] [--rounds R]
+
+``--folder`` defaults to the sample bundled with the tests; ``--limit`` is per category.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from replay.core.manifest import RepoCatalog  # noqa: E402
+from replay.execution.evaluate import Evaluator  # noqa: E402
+from replay.execution.sandbox import Sandbox  # noqa: E402
+from replay.marking.devbench import read_instances, task_for  # noqa: E402
+from replay.validation.devbench import provisioned, write_repository  # noqa: E402
+from replay.validation.program_gate import validate_programs  # noqa: E402
+
+
+class TimedEvaluator(Evaluator):
+    """An evaluator noting how long each run took, by (task, answer, attempt)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times: dict[tuple[str, str, int], float] = {}
+
+    def evaluate(self, task, text, timeout=None, cpu=None):
+        start = time.monotonic()
+        verdict = super().evaluate(task, text, timeout, cpu)
+        attempt = sum(1 for key in self.times if key[:2] == (task.id, text))
+        self.times[(task.id, text, attempt)] = time.monotonic() - start
+        return verdict
+
+
+def gate(language: str, instances: list, folder: Path, environment: Path | None, warm: bool, jobs: int) -> tuple[float, dict, dict]:
+    manifest = write_repository(folder / f"devbench-{language}", language, instances, environment)
+    tasks = [task_for(i)[1] for i in instances]
+    start = time.monotonic()
+    with TimedEvaluator(RepoCatalog([manifest]), Sandbox.create(), jobs, warm=warm) as evaluator:
+        report = validate_programs(evaluator, tasks, jobs)
+    elapsed = time.monotonic() - start
+    results = {t.id: "kept" for t in report.kept} | {d.task.id: d.reason for d in report.dropped}
+    return elapsed, results, evaluator.times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--folder", type=Path, default=ROOT / "tests" / "data" / "devbench")
+    parser.add_argument("--languages", default="python,java,javascript")
+    parser.add_argument("--limit", type=int, default=5, help="instances per category (6 categories)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--provision", action="store_true", help="install the programs' packages first (cached)")
+    parser.add_argument("--rounds", type=int, default=1, help="gates per way, alternating; the best time is kept")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, --jobs {args.jobs}, {args.limit} instances per category, load {os.getloadavg()[0]:.1f}")
+    for language in args.languages.split(","):
+        instances = read_instances(args.folder, [language], limit=args.limit)
+        environment = provisioned(language, instances)[0] if args.provision else None
+        with tempfile.TemporaryDirectory(prefix="simpilot-program-gate-") as tmp:
+            times: dict[bool, float] = {}
+            verdicts: dict[bool, dict] = {}
+            runs_by_way: dict[bool, dict] = {}
+            for warm in (True, False) * args.rounds:  # alternate: each way's best
+                elapsed, results, run_times = gate(language, instances, Path(tmp), environment, warm, args.jobs)
+                times[warm] = min(times.get(warm, elapsed), elapsed)
+                verdicts[warm] = results
+                runs_by_way[warm] = run_times
+        same = sum(verdicts[True][k] == verdicts[False][k] for k in verdicts[True])
+        kept = sum(v == "kept" for v in verdicts[True].values())
+        runs = len(instances)
+        print(
+            f"{language:11s} {runs:4d} instances ({kept} kept): warm {times[True]:6.1f} s ({times[True] / runs:.3f} s/instance), "
+            f"fresh {times[False]:6.1f} s ({times[False] / runs:.3f} s/instance), warm {times[False] / times[True]:.1f}x faster; "
+            f"same gate result for {same}/{runs}"
+        )
+        common = sorted(set(runs_by_way[True]) & set(runs_by_way[False]))
+        if common:
+            warm_runs = [runs_by_way[True][k] for k in common]
+            fresh_runs = [runs_by_way[False][k] for k in common]
+            quick = [(w, f) for w, f in zip(warm_runs, fresh_runs, strict=True) if w < 0.5 and f < 0.5]
+            quick_warm, quick_fresh = sum(w for w, _ in quick), sum(f for _, f in quick)
+            print(
+                f"{'':11s} one run: median warm {statistics.median(warm_runs) * 1000:.0f} ms, fresh {statistics.median(fresh_runs) * 1000:.0f} ms "
+                f"({statistics.median(fresh_runs) / max(statistics.median(warm_runs), 1e-9):.1f}x); "
+                f"{len(quick)}/{len(common)} runs under 0.5 s both ways: warm {quick_warm:.1f} s, fresh {quick_fresh:.1f} s "
+                f"({quick_fresh / max(quick_warm, 1e-9):.1f}x); the other runs: warm {sum(warm_runs) - quick_warm:.1f} s, "
+                f"fresh {sum(fresh_runs) - quick_fresh:.1f} s"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Judging an answer to a single-program task (a ``[programs]`` repository: DevBench's instances).
+
+The program is the task's file with the answer in its hole, followed by its checks, run whole by
+its language's runner (``programs/``). It passes when the run's proof says the program ran to its
+end (``programs/__init__.py``); the failure class comes from the error the launcher recorded.
+Runners are kept per language, at most ``jobs`` of each, and lent to one call at a time.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+from pathlib import Path
+
+from replay.core.manifest import Manifest
+from replay.core.programs import join
+from replay.core.records import Status, Task
+from replay.execution import programs
+from replay.execution.proof import Shortfall, shortfall
+from replay.execution.sandbox import ProcessResult, Sandbox
+
+PROGRAM_TIMEOUT = 30.0  # DevBench's harness gives each program 30 seconds
+_UNDEFINED = re.compile(r"^(NameError|ReferenceError|UnboundLocalError)\b")
+
+
+class ProgramRuns:
+    def __init__(self, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None, warm: bool = True):
+        self.sandbox, self.jobs, self.workdir, self.warm = sandbox, max(1, jobs), workdir, warm
+        self._lock = threading.Lock()
+        self._idle: dict[str, queue.Queue[programs.Runner]] = {}
+        self._made: dict[str, int] = {}
+        self._all: list[programs.Runner] = []
+        self._checks: dict[tuple[str, str], str] = {}
+        self._prepared: set[tuple[str, int]] = set()  # (repository, runner) pairs told the repository's programs
+
+    def _borrow(self, language: str, environment: Path | None) -> programs.Runner:
+        with self._lock:
+            idle = self._idle.setdefault(language, queue.Queue())
+            try:
+                return idle.get_nowait()
+            except queue.Empty:
+                create = self._made.get(language, 0) < self.jobs
+                if create:
+                    self._made[language] = self._made.get(language, 0) + 1
+        if not create:
+            return idle.get()
+        made = programs.runner(language, self.sandbox, environment, self.warm, self.workdir)
+        with self._lock:
+            self._all.append(made)
+        return made
+
+    def _sources(self, manifest: Manifest) -> list[str]:
+        """Every program of ``manifest``'s repository, with its checks (what a runner may be asked to run)."""
+        return [
+            (manifest.root / rel).read_text(encoding="utf-8", errors="replace") + "\n" + self.checks(manifest, rel)
+            for rel in manifest.source_files()
+        ]
+
+    def checks(self, manifest: Manifest, path: str) -> str:
+        """The checks appended to the program at ``path`` ('' when it has none)."""
+        assert manifest.programs is not None
+        key = (manifest.name, path)
+        if key not in self._checks:
+            check = manifest.root / manifest.programs.check_path(path)
+            self._checks[key] = check.read_text(encoding="utf-8") if check.is_file() else ""
+        return self._checks[key]
+
+    def run(self, manifest: Manifest, task: Task, patched: str, timeout: float | None = None, cpu: float | None = None) -> ProcessResult:
+        """Run the program ``patched`` (the task's file with an answer in it) with its checks."""
+        assert manifest.programs is not None
+        checks = self.checks(manifest, task.path)
+        source = join(patched, checks) if checks.strip() else patched
+        program = programs.Program(task.language, task.path, source)
+        runner = self._borrow(task.language, manifest.programs.environment)
+        if (manifest.name, id(runner)) not in self._prepared:
+            self._prepared.add((manifest.name, id(runner)))
+            programs.prepare(runner, self._sources(manifest))
+        try:
+            return runner.run(program, manifest_timeout(manifest, timeout), cpu)
+        finally:
+            self._idle[task.language].put(runner)
+
+    def close(self) -> None:
+        with self._lock:
+            for made in self._all:
+                made.close()
+            self._all.clear()
+            self._idle.clear()
+            self._made.clear()
+
+
+def manifest_timeout(manifest: Manifest, timeout: float | None) -> float:
+    return timeout if timeout is not None else manifest.timeout
+
+
+def program_shortfall(result: ProcessResult) -> Shortfall | None:
+    """What ``result`` lacks to be a proven pass: a run that ran to its end."""
+    if result.timed_out:
+        return Shortfall("failed", "the program did not finish in time")
+    return shortfall(result.proof, (programs.PROGRAM_TEST,))
+
+
+def classify_program(result: ProcessResult, text: str, gap: Shortfall) -> tuple[Status, str]:
+    """Why a program run did not pass: the launcher's error record names the class."""
+    if result.busy:
+        return Status.TIMEOUT, "the program used up its CPU time (a busy loop)"
+    if result.timed_out:
+        return Status.TIMEOUT, "the program did not finish in time"
+    message = result.proof.errors[0] if result.proof is not None and result.proof.errors else ""
+    if not text.strip():
+        return Status.EMPTY, message or gap.detail
+    if not message:  # no error record: the process went away before its end (os._exit, a signal, a crash)
+        return Status.TESTS_NOT_RUN, f"{gap.detail} (exit status {result.returncode})"
+    if message.startswith(programs.COMPILE_ERROR):
+        detail = message[len(programs.COMPILE_ERROR) :]
+        if detail.startswith("IndentationError") or detail.startswith("TabError"):
+            return Status.INDENTATION_ERROR, detail
+        if detail.startswith("SyntaxError"):
+            return Status.SYNTAX_ERROR, detail
+        if "cannot find symbol" in detail or "was not declared" in detail or "Cannot find name" in detail:
+            return Status.UNDEFINED_NAME, detail
+        return Status.COMPILE_ERROR, detail
+    if _UNDEFINED.match(message):
+        return Status.UNDEFINED_NAME, message
+    if programs.error_class(message) in ("AssertionError", "AssertionFailure"):
+        return Status.FAIL, message
+    if message.startswith("SystemExit"):
+        return Status.TESTS_NOT_RUN, message
+    return Status.RUNTIME_ERROR, message

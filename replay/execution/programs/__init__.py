@@ -1,0 +1,127 @@
+"""Program harnesses: the test of a single-program task is running the whole program.
+
+DevBench's instances (``validation/devbench.py``) are programs, not repositories with test
+suites: the program is the prefix, the answer and the suffix, followed by the instance's checks
+(its assertions), run as one program. A repository whose manifest has a ``[programs]`` table holds
+such programs, one per source file, each with its checks in a file of the same relative path
+under the checks folder (never shown to the model).
+
+One module per toolchain serves one or more languages:
+
+================  ============================================  ==========================================
+module            languages                                     warm runner
+================  ============================================  ==========================================
+``python.py``     python                                        a forking server (``python_server.py``)
+``java.py``       java                                          a resident JVM compiling in memory
+``node.py``       javascript, typescript                        one node process: a worker thread per run
+``cpp.py``        cpp                                           none (g++ per distinct program, cached)
+``csharp.py``     csharp                                        none (needs a .NET SDK)
+================  ============================================  ==========================================
+
+Every module has the same parts:
+
+* ``missing(language) -> str | None``: why the machine cannot run the language's programs (None:
+  it can). Such tasks are reported as ``toolchain_missing``, never as failures.
+* ``needs(sources) -> list[str]``: pure; the packages, in the toolchain's own namespace (PyPI
+  project names, npm package names, Debian package names), that the programs' imports, requires
+  or includes name and the machine does not already provide.
+* ``provision(needed, folder) -> dict[str, str]``: installs them, outside any sandbox, before a
+  run (never during one), into ``folder`` (cached per language and set of needs), and returns
+  what was installed with exact versions (the lock). Raises ``SimpilotError`` saying what to do.
+* ``runner(language, sandbox, environment, warm, workdir) -> Runner``: runs programs.
+  ``environment`` is the provisioned folder (None: nothing provisioned).
+
+How a run proves a pass. The program runs under a launcher of simpilot's that takes the run's
+token from the proof channel (``proof.py``) before any of the program's code runs, runs the
+program, and only if the program returned normally (its last statement, the checks, ran; no
+uncaught error; for compiled languages the compilation succeeded) writes the records ``start``,
+``test`` (:data:`PROGRAM_TEST`, ``passed``) and ``end``. A program that exits early
+(``sys.exit``, ``process.exit``, ``System.exit``, ``std::exit``) skipped its checks: no passing
+record, whatever its exit status. A failed run writes ``test`` ``failed`` and an ``error`` record
+with the error's class and message (``AssertionError: expected 3``), or a ``compile`` error. The
+exit status is never read as a pass.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Protocol
+
+from replay.core.programs import EXTENSIONS, LANGUAGES, join
+from replay.execution.sandbox import ProcessResult, Sandbox
+
+PROGRAM_TEST = "program"  # the one test id of a program run
+COMPILE_ERROR = "compile error: "  # how a launcher's error record names a compilation failure
+_NAMED = re.compile(r"^(?:[\w$]+\.)*([A-Za-z_$][\w$]*):")  # ``gaierror: ...``, ``socket.timeout: ...``
+_ERROR_CLASS = re.compile(r"^(?:[\w$]+[.:])*([\w$]*(?:Error|Exception|Exit|Failure|Interrupt|Warning))\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """One program to run: ``source`` is the whole text (the edited file, then its checks)."""
+
+    language: str
+    name: str  # where it comes from, e.g. ``programs/api_usage/12.py`` (messages, file names)
+    source: str
+
+
+class Runner(Protocol):
+    """Runs programs of one language in the sandbox; safe to call from one thread at a time."""
+
+    def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
+        """Run ``program``; the result's proof says whether it ran to its end (see above)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def prepare(made: Runner, sources: list[str]) -> None:
+    """Tell ``made`` every program it may run (their texts), if it wants to know: a warm runner
+    loads the libraries they share once, up front (``prepare(sources)``, optional)."""
+    hook = getattr(made, "prepare", None)
+    if callable(hook):
+        hook(sources)
+
+
+MODULES = {"python": "python", "java": "java", "javascript": "node", "typescript": "node", "cpp": "cpp", "csharp": "csharp"}
+
+
+def toolchain(language: str) -> ModuleType:
+    """The module running ``language``'s programs (imported on first use: each needs only its own tools)."""
+    return importlib.import_module(f"{__name__}.{MODULES[language]}")
+
+
+def missing(language: str) -> str | None:
+    """Why this machine cannot run ``language``'s programs (None: it can)."""
+    return toolchain(language).missing(language)
+
+
+def runner(language: str, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None) -> Runner:
+    return toolchain(language).runner(language, sandbox, environment, warm, workdir)
+
+
+def error_class(message: str) -> str:
+    """The class of the error a failed run's record names (``AssertionError``), or ''."""
+    if message.startswith(COMPILE_ERROR):
+        return "CompileError"
+    found = _ERROR_CLASS.match(message.strip()) or _NAMED.match(message.strip())
+    return found.group(1) if found else ""
+
+
+__all__ = [
+    "COMPILE_ERROR",
+    "EXTENSIONS",
+    "LANGUAGES",
+    "PROGRAM_TEST",
+    "Program",
+    "Runner",
+    "error_class",
+    "join",
+    "missing",
+    "runner",
+    "toolchain",
+]

@@ -1,0 +1,191 @@
+"""Python programs: run by ``program_server.py``, warm (a forking server) or one process each.
+
+The programs' interpreter is the provisioned venv's (``provision``), else simpilot's own. The warm
+server imports, once, the modules the programs it has seen import (standard library and installed
+packages, never a program's own code) and forks a fresh child per run, so a run costs a fork
+instead of an interpreter start and the imports; it is restarted with the longer list when a
+program imports something new.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from replay.core.environment import allow_reading
+from replay.core.errors import SimpilotError
+from replay.execution.programs import Program
+from replay.execution.proof import Channel
+from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.warm import ForkServer, cpu_budget
+
+SERVER = Path(__file__).resolve().parents[1] / "program_server.py"
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.M
+)
+# import name -> PyPI project, where they differ
+PYPI_NAMES = {
+    "cv2": "opencv-python-headless",
+    "sklearn": "scikit-learn",
+    "dotenv": "python-dotenv",
+    "yaml": "PyYAML",
+    "PIL": "Pillow",
+    "bs4": "beautifulsoup4",
+    "jwt": "PyJWT",
+    "attr": "attrs",
+    "dateutil": "python-dateutil",
+    "google": "google-cloud-storage",
+    "Crypto": "pycryptodome",
+    "serial": "pyserial",
+    "usb": "pyusb",
+    "magic": "python-magic",
+    "docx": "python-docx",
+    "pptx": "python-pptx",
+    "OpenSSL": "pyOpenSSL",
+    "jose": "python-jose",
+    "telegram": "python-telegram-bot",
+    "websocket": "websocket-client",
+    "slack": "slackclient",
+}
+# Too big to install by default (several hundred megabytes to gigabytes each); their programs fail
+# the gate with ModuleNotFoundError, which the gate reports, unless installed by hand in the venv.
+TOO_BIG = frozenset({"torch", "tensorflow", "jax", "jaxlib"})
+# Modules that need a display or a device: imported per run, never preloaded by the warm server
+_NOT_PRELOADED = frozenset({"tkinter", "turtle", "antigravity", "this", "idlelib", "matplotlib", "multiprocessing"})
+
+
+def missing(language: str) -> str | None:
+    """Python programs always run: simpilot's own interpreter is there."""
+    return None
+
+
+def imported(source: str) -> set[str]:
+    """The top-level names of the modules ``source`` imports (relative imports left out)."""
+    names: set[str] = set()
+    for frm, imp in _IMPORT.findall(source):
+        if frm:
+            names.add(frm)
+        else:
+            names.update(part.strip().split(".")[0] for part in imp.split(","))
+    return names
+
+
+def needs(sources: Iterable[str]) -> list[str]:
+    """The PyPI projects that the programs' imports name: not the standard library's, not a
+    module one of the programs is, and not the ones too big to install by default."""
+    names: set[str] = set()
+    for source in sources:
+        names |= imported(source)
+    third_party = {n for n in names if n not in sys.stdlib_module_names and n not in TOO_BIG and not n.startswith("_")}
+    return sorted({PYPI_NAMES.get(n, n) for n in third_party})
+
+
+def provision(needed: list[str], folder: Path) -> dict[str, str]:
+    """A venv in ``folder`` with ``needed`` installed from PyPI (all in one go; when that fails,
+    one by one, leaving out those that do not install); the lock is ``pip freeze``'s pins."""
+    python = folder / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, capture_output=True)
+    pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    failed: list[str] = []
+    if needed and subprocess.run([*pip, *needed], capture_output=True).returncode != 0:
+        for name in needed:
+            if subprocess.run([*pip, name], capture_output=True).returncode != 0:
+                failed.append(name)
+    if needed and len(failed) == len(needed):
+        raise SimpilotError(f"no Python package could be installed into {folder} ({', '.join(failed)}): is PyPI reachable?")
+    frozen = subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True, text=True, check=True).stdout
+    lock = dict(line.split("==", 1) for line in frozen.splitlines() if "==" in line)
+    (folder / "not-installed.json").write_text(json.dumps(sorted(failed)))
+    return lock
+
+
+def interpreter(environment: Path | None) -> str:
+    """The programs' interpreter: the provisioned venv's, else simpilot's own."""
+    if environment is not None and (environment / "bin" / "python").exists():
+        allow_reading(str(environment))
+        return str(environment / "bin" / "python")
+    return sys.executable
+
+
+class PythonRunner:
+    """Runs Python programs, each in a fresh, empty folder of its own (``run/`` under
+    ``workdir``, emptied after every run)."""
+
+    def __init__(self, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None):
+        self.sandbox, self.warm = sandbox, warm
+        self.python = interpreter(environment)
+        self.home = Path(tempfile.mkdtemp(prefix="simpilot-programs-", dir=workdir))
+        self.folder = self.home / "run"
+        self.folder.mkdir()
+        self.preloaded: frozenset[str] = frozenset()
+        self.expected: frozenset[str] = frozenset()
+        self.server: ForkServer | None = None
+
+    def _write(self, program: Program) -> Path:
+        path = self.folder / "main.py"
+        path.write_text(program.source, encoding="utf-8")
+        return path
+
+    def _clear(self) -> None:
+        for entry in self.folder.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+
+    def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
+        path = self._write(program)
+        try:
+            if self.warm:
+                return self._run_warm(program, path, timeout, cpu)
+            budget = cpu_budget(cpu, self.sandbox.limits.cpu_seconds)
+            with Channel() as channel:
+                result = self.sandbox.run(
+                    [self.python, str(SERVER), "--run", str(path), "--cpu", str(budget)], self.folder, timeout, {}, channel
+                )
+            busy = cpu is not None and result.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU)
+            return dataclasses.replace(result, timed_out=True, busy=True) if busy else result
+        finally:
+            self._clear()
+
+    def prepare(self, sources: list[str]) -> None:
+        """Preload what all the programs import, so that the server starts once, not once per new import."""
+        names: set[str] = set()
+        for source in sources:
+            names |= imported(source)
+        self.expected = frozenset(n for n in names if n not in _NOT_PRELOADED)
+
+    def _server(self, program: Program) -> ForkServer:
+        wanted = {n for n in imported(program.source) | self.expected if n not in _NOT_PRELOADED and n != "main"}
+        if self.server is None or not wanted <= self.preloaded:
+            if self.server is not None:
+                self.server.close()
+            self.preloaded = self.preloaded | wanted
+            command = [self.python, str(SERVER), "--preload", ",".join(sorted(self.preloaded))]
+            if self.sandbox.enabled:
+                command.append("--sandboxed")
+            env = {} if self.sandbox.enabled else {"SIMPILOT_SCRATCH": str(self.home)}
+            self.server = ForkServer(self.sandbox, self.folder, command, env)
+        return self.server
+
+    def _run_warm(self, program: Program, path: Path, timeout: float, cpu: float | None) -> ProcessResult:
+        return self._server(program).request({"program": str(path), "env": {}}, timeout, cpu)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def runner(language: str, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None) -> PythonRunner:
+    return PythonRunner(sandbox, environment, warm, workdir)

@@ -1,0 +1,31 @@
+"""How many imported DevBench instances survived the program gate, per language and category,
+and why the others did not (read from ``devbench-gate.json``: nothing is re-run)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from replay.validation.program_gate import REASONS
+
+
+def survival_table(summary: dict, by_category: bool = False) -> Table:
+    """One row per language (and, ``by_category``, per category), next to DevBench's 300 a language."""
+    table = Table(title="DevBench instances through the gate")
+    for column in ("language", *(["category"] if by_category else []), "imported", "kept", *REASONS, "of DevBench's"):
+        table.add_column(column, justify="left" if column in ("language", "category") else "right")
+    for language, entry in sorted(summary.items()):
+        rows = [(c, r) for c, r in sorted(entry["categories"].items())] if by_category else [("", entry["total"])]
+        for category, row in rows:
+            cells = [str(row["instances"]), str(row["kept"]), *(str(row[r]) for r in REASONS), str(entry["devbench_instances"])]
+            table.add_row(language, *([category] if by_category else []), *cells)
+    return table
+
+
+def survival_markdown(summary: dict) -> str:
+    """The per-language table as Markdown (for a README)."""
+    head = ["language", "imported", "kept", *REASONS]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for language, entry in sorted(summary.items()):
+        total = entry["total"]
+        lines.append("| " + " | ".join([language, *(str(total[k]) for k in ("instances", "kept", *REASONS))]) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,183 @@
+"""``simpilot import devbench``: DevBench's instances become validated tasks.
+
+For each language: a synthetic repository ``OUT/devbench-<language>/`` (one program per instance,
+its checks under ``checks/``, a ``simpilot.toml`` with a ``[programs]`` table: ``marking/devbench.py``),
+optionally an environment with the packages the programs use (``--provision``: installed before,
+never during, a run, into simpilot's cache, pinned in ``OUT/devbench.lock.json``), then the
+program gate (``program_gate.py``). What it keeps goes to ``OUT/devbench-<language>.jsonl`` (with
+``repositories.json`` saying where the repository is); ``OUT/devbench-gate.json`` lists, per
+language and category, how many instances survived and why each other one did not.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from replay.core.errors import SimpilotError
+from replay.core.manifest import Manifest, RepoCatalog, open_repository
+from replay.core.paths import cache_root
+from replay.execution import programs
+from replay.execution.evaluate import Evaluator
+from replay.execution.sandbox import Sandbox
+from replay.marking.devbench import CATEGORIES, PER_LANGUAGE, Instance, repository_name, task_for
+from replay.validation.mark import write_kept
+from replay.validation.program_gate import REASONS, ProgramGateReport, validate_programs
+
+GATE_FILE = "devbench-gate.json"
+LOCK_FILE = "devbench.lock.json"
+_MANIFEST = """[repository]
+name = "{name}"
+language = "{language}"
+sources = ["programs"]
+tests = ["checks"]
+timeout = 30
+
+[programs]
+checks = "checks"
+{environment}"""
+
+
+@dataclass(frozen=True)
+class LanguageImport:
+    language: str
+    manifest: Manifest
+    instances: list[Instance]
+    report: ProgramGateReport
+    target: Path  # the scenario file (written only when something was kept)
+    lock: dict | None  # what --provision installed
+
+
+def write_repository(folder: Path, language: str, instances: list[Instance], environment: Path | None = None) -> Manifest:
+    """The synthetic repository of ``instances`` (all of ``language``) in ``folder``, replacing
+    the programs and checks of an earlier import there."""
+    for sub in ("programs", "checks"):
+        shutil.rmtree(folder / sub, ignore_errors=True)
+    for instance in instances:
+        text, _ = task_for(instance)
+        for rel, content in ((instance.program_path, text), (instance.check_path, instance.assertions)):
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+    env_line = f'environment = "{environment}"\n' if environment is not None else ""
+    (folder / "simpilot.toml").write_text(_MANIFEST.format(name=repository_name(language), language=language, environment=env_line))
+    return open_repository(folder)
+
+
+def provisioned(language: str, instances: list[Instance]) -> tuple[Path | None, dict]:
+    """Install what ``instances``' programs need for ``language`` into simpilot's cache (one
+    folder per language, grown as imports need more; nothing is installed twice); the folder and
+    the lock entry (``needed``; ``packages``: name → version; ``not_installed``)."""
+    module = programs.toolchain(language)
+    needed = sorted(module.needs(join_all(i) for i in instances))
+    why = programs.missing(language)
+    if why is not None and language == "csharp":
+        return None, {"needed": needed, "packages": {}, "not_installed": needed, "skipped": why}
+    folder = cache_root() / "programs" / language
+    lock_path = folder / "simpilot-lock.json"
+    lock = json.loads(lock_path.read_text()) if lock_path.is_file() else None
+    if lock is not None and set(needed) <= set(lock["needed"]):
+        return folder, lock
+    folder.mkdir(parents=True, exist_ok=True)
+    wanted = sorted(set(needed) | set(lock["needed"] if lock else ()))
+    packages = module.provision(wanted, folder)
+    lock = {
+        "needed": wanted,
+        "packages": packages,
+        "not_installed": [n for n in wanted if n not in packages and not _installed_as(n, packages)],
+    }
+    lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
+    return folder, lock
+
+
+def _installed_as(name: str, packages: dict) -> bool:
+    """Whether ``name`` (as the programs' needs spell it) is among the installed ``packages`` (as the
+    installer spells them: pip normalises ``python_dotenv`` and ``Python-Dotenv`` alike)."""
+
+    def norm(text: str) -> str:
+        return text.lower().replace("_", "-").replace(".", "-")
+
+    return norm(name) in {norm(p) for p in packages}
+
+
+def join_all(instance: Instance) -> str:
+    return "\n".join((instance.prefix, instance.golden, instance.suffix, instance.assertions))
+
+
+def import_devbench(
+    instances: list[Instance],
+    out: Path,
+    sandbox: Sandbox,
+    *,
+    jobs: int = 1,
+    provision: bool = False,
+    warm: bool = True,
+    progress_total: Callable[[int], None] | None = None,
+    progress: Callable[[], None] | None = None,
+) -> list[LanguageImport]:
+    """Write, provision and gate ``instances``, one repository per language, into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    by_language: dict[str, list[Instance]] = {}
+    for instance in instances:
+        by_language.setdefault(instance.language, []).append(instance)
+    if progress_total is not None:
+        progress_total(len(instances))
+    imports = []
+    locks: dict[str, dict] = {}
+    for language, group in by_language.items():
+        environment, lock = provisioned(language, group) if provision else (None, None)
+        if lock is not None:
+            locks[language] = {"environment": str(environment) if environment else None, **lock}
+        manifest = write_repository(out / repository_name(language), language, group, environment)
+        tasks = [task_for(i)[1] for i in group]
+        with Evaluator(RepoCatalog([manifest]), sandbox, jobs, warm=warm) as evaluator:
+            report = validate_programs(evaluator, tasks, jobs, progress)
+        target = write_kept(out, manifest, manifest.root, report.kept)
+        imports.append(LanguageImport(language, manifest, group, report, target, lock))
+    if locks:
+        lock_file = out / LOCK_FILE
+        previous = json.loads(lock_file.read_text()) if lock_file.is_file() else {}
+        lock_file.write_text(json.dumps({**previous, **locks}, indent=1, sort_keys=True))
+    write_gate_summary(out / GATE_FILE, imports)
+    return imports
+
+
+def survival(imported: LanguageImport) -> dict:
+    """Per category: instances, kept, and dropped by reason; with the totals."""
+    instance_of = {task_for(i)[1].id: i for i in imported.instances}
+    rows: dict[str, dict] = {}
+    for category in CATEGORIES:
+        rows[category] = {"instances": 0, "kept": 0, **dict.fromkeys(REASONS, 0)}
+    for instance in imported.instances:
+        rows[instance.category]["instances"] += 1
+    for task in imported.report.kept:
+        rows[instance_of[task.id].category]["kept"] += 1
+    for dropped in imported.report.dropped:
+        rows[instance_of[dropped.task.id].category][dropped.reason] += 1
+    total = {key: sum(r[key] for r in rows.values()) for key in ("instances", "kept", *REASONS)}
+    return {"categories": {c: r for c, r in rows.items() if r["instances"]}, "total": total, "devbench_instances": PER_LANGUAGE}
+
+
+def write_gate_summary(path: Path, imports: list[LanguageImport]) -> None:
+    """``devbench-gate.json``: survival per language and category, and every dropped instance
+    with its reason (merged with an earlier import's other languages)."""
+    previous = json.loads(path.read_text()) if path.is_file() else {}
+    for imported in imports:
+        previous[imported.language] = {
+            **survival(imported),
+            "dropped": [
+                {"task": d.task.id, "category": d.task.construct, "reason": d.reason, "error": d.error, "detail": d.detail[:2000]}
+                for d in imported.report.dropped
+            ],
+        }
+    path.write_text(json.dumps(previous, indent=1, sort_keys=True))
+
+
+def read_gate_summary(out: Path) -> dict:
+    path = out / GATE_FILE
+    if not path.is_file():
+        raise SimpilotError(f"no {GATE_FILE} in {out}: run 'simpilot import devbench' first")
+    return json.loads(path.read_text())
