@@ -15,6 +15,7 @@ return it unchanged (an alteration is reported, the task kept).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,7 @@ from replay.execution import programs
 from replay.execution.evaluate import Evaluator, Verdict
 from replay.validation.gate import Alteration, preset_alterations
 
+_COMPILER_LINE = re.compile(r"^[\w./-]+:\d+(?::\d+)?: ")
 REASONS = ("toolchain_missing", "golden_fails", "passes_empty", "flaky")
 _TAIL_LINES = 6
 
@@ -54,6 +56,8 @@ def _tail(verdict: Verdict) -> str:
 def _error(verdict: Verdict) -> str:
     if verdict.status == Status.TIMEOUT:
         return "Timeout"
+    if verdict.status in (Status.COMPILE_ERROR, Status.SYNTAX_ERROR, Status.INDENTATION_ERROR) or _COMPILER_LINE.match(verdict.detail):
+        return verdict.status.value  # the detail is the compiler's message (file:line: ...), not an error class
     found = programs.error_class(verdict.detail)
     return found or verdict.status.value
 
