@@ -38,6 +38,7 @@ from replay.run.trace_replay import render as render_trace
 from replay.run.trace_replay import replay_trace
 from replay.store import Store
 from replay.validation.devbench import import_devbench
+from replay.validation.devbench import standard_library_only as standard_library_only_program
 from replay.validation.gate import NO_TESTS, GateReport
 from replay.validation.lines import import_lines_into
 from replay.validation.mark import mark_into
@@ -297,6 +298,12 @@ def _names(value: str | None, known: tuple[str, ...], what: str) -> tuple[str, .
 @click.option("--provision", is_flag=True, help="First install the packages the programs use (PyPI, npm, Debian), cached and pinned.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel program runs [default: cores].")
 @click.option("--fresh", is_flag=True, help="A fresh process per program instead of the warm runners (slower; same verdicts).")
+@click.option(
+    "--standard-library-only",
+    is_flag=True,
+    help="Only the instances whose programs use nothing but their language's standard library (what runs without --provision).",
+)
+@click.option("--repos", type=click.Path(file_okay=False, path_type=Path), help="Folder for the repositories [default: OUT].")
 @click.option("--by-category", is_flag=True, help="Show the survival table per category too.")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run programs without bubblewrap (not recommended).")
 def import_devbench_cmd(
@@ -308,6 +315,8 @@ def import_devbench_cmd(
     provision: bool,
     jobs: int,
     fresh: bool,
+    standard_library_only: bool,
+    repos: Path | None,
     by_category: bool,
     unsafe_no_sandbox: bool,
 ) -> None:
@@ -322,6 +331,10 @@ def import_devbench_cmd(
     """
     chosen = _names(languages, tuple(DEVBENCH_LANGUAGES), "languages")
     instances = read_instances(folder, chosen, _names(categories, DEVBENCH_CATEGORIES, "categories"), limit)
+    if standard_library_only:
+        instances = [i for i in instances if standard_library_only_program(i)]
+        if not instances:
+            raise SimpilotError("no instance uses only its language's standard library: leave out --standard-library-only")
     sandbox = Sandbox.create(unsafe_no_sandbox)
     with progress("running the DevBench gate") as (bar, tid):
         imports = import_devbench(
@@ -331,6 +344,7 @@ def import_devbench_cmd(
             jobs=jobs,
             provision=provision,
             warm=not fresh,
+            repos=repos,
             progress_total=lambda n: bar.update(tid, total=n),
             progress=lambda: bar.advance(tid),
         )

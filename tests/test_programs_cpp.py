@@ -136,13 +136,27 @@ def test_includes_map_to_debian_packages(monkeypatch):
     assert cpp.needs(["#include <iostream>\n#include <cassert>\nint main() {}\n"]) == []
 
 
-def test_installed_packages_are_not_needed(monkeypatch):
-    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {"libssl-dev": "3.0"})
-    assert cpp.needs(["#include <openssl/sha.h>\n#include <Eigen/Dense>\n"]) == ["libeigen3-dev"]
+def test_needs_names_installed_packages_too_so_the_lock_pins_them():
+    assert cpp.needs(["#include <openssl/sha.h>\n#include <Eigen/Dense>\n#include <vector>\n"]) == ["libeigen3-dev", "libssl-dev"]
+
+
+def test_provision_installs_only_what_is_missing(monkeypatch, tmp_path):
+    installed = {"libssl-dev": "3.0"}
+    asked: list[list[str]] = []
+
+    def install(packages: list[str]) -> None:
+        asked.append(packages)
+        installed.update(dict.fromkeys(packages, "1.0"))
+
+    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {p: v for p, v in installed.items() if p in set(packages)})
+    monkeypatch.setattr(cpp, "_apt_install", install)
+    assert cpp.provision(["libeigen3-dev", "libssl-dev"], tmp_path) == {"libeigen3-dev": "1.0", "libssl-dev": "3.0"}
+    assert asked == [["libeigen3-dev"]]
 
 
 def test_provision_needs_root_and_names_the_command(monkeypatch, tmp_path):
     monkeypatch.setattr(cpp.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {})
     with pytest.raises(SimpilotError, match=r"apt-get install -y .*libeigen3-dev"):
         cpp.provision(["libeigen3-dev"], tmp_path)
 

@@ -12,6 +12,7 @@ language and category, how many instances survived and why each other one did no
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,8 +72,7 @@ def provisioned(language: str, instances: list[Instance]) -> tuple[Path | None, 
     """Install what ``instances``' programs need for ``language`` into simpilot's cache (one
     folder per language, grown as imports need more; nothing is installed twice); the folder and
     the lock entry (``needed``; ``packages``: name → version; ``not_installed``)."""
-    module = programs.toolchain(language)
-    needed = sorted(module.needs(join_all(i) for i in instances))
+    needed = needs(language, instances)
     why = programs.missing(language)
     if why is not None and language == "csharp":
         return None, {"needed": needed, "packages": {}, "not_installed": needed, "skipped": why}
@@ -83,7 +83,7 @@ def provisioned(language: str, instances: list[Instance]) -> tuple[Path | None, 
         return folder, lock
     folder.mkdir(parents=True, exist_ok=True)
     wanted = sorted(set(needed) | set(lock["needed"] if lock else ()))
-    packages = module.provision(wanted, folder)
+    packages = programs.toolchain(language).provision(wanted, folder)
     lock = {
         "needed": wanted,
         "packages": packages,
@@ -103,6 +103,34 @@ def _installed_as(name: str, packages: dict) -> bool:
     return norm(name) in {norm(p) for p in packages}
 
 
+def needs(language: str, instances: list[Instance]) -> list[str]:
+    """The packages ``instances``' programs need, in their toolchain's namespace."""
+    module = programs.toolchain(language)
+    texts = [join_all(i) for i in instances]
+    return sorted(module.needs(texts, language) if programs.MODULES[language] == "node" else module.needs(texts))
+
+
+_JAVA_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)", re.M)
+_JDK = ("java.", "javax.xml.", "javax.crypto.", "javax.sql.", "javax.net.", "javax.script.", "org.w3c.", "org.xml.")
+_CSHARP_USING = re.compile(r"^\s*using\s+(?:static\s+)?([\w.]+)\s*;", re.M)
+
+
+def standard_library_only(instance: Instance) -> bool:
+    """Whether ``instance``'s program uses nothing but its language's standard library (and,
+    for C++, the C and POSIX headers): what a machine runs without ``--provision``."""
+    text = join_all(instance)
+    language = instance.language
+    if language == "python":
+        return not programs.toolchain("python").needs([text])
+    if language == "java":
+        return all(name.startswith(_JDK) for name in _JAVA_IMPORT.findall(text))
+    if language in ("javascript", "typescript"):
+        return not programs.toolchain(language).needs([text], "javascript")
+    if language == "cpp":
+        return not programs.toolchain("cpp").libraries(text)
+    return all(name == "System" or name.startswith("System.") for name in _CSHARP_USING.findall(text))
+
+
 def join_all(instance: Instance) -> str:
     return "\n".join((instance.prefix, instance.golden, instance.suffix, instance.assertions))
 
@@ -115,10 +143,12 @@ def import_devbench(
     jobs: int = 1,
     provision: bool = False,
     warm: bool = True,
+    repos: Path | None = None,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
 ) -> list[LanguageImport]:
-    """Write, provision and gate ``instances``, one repository per language, into ``out``."""
+    """Write, provision and gate ``instances``, one repository per language, into ``repos``
+    (default: ``out``), the scenario files and the gate's summary into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     by_language: dict[str, list[Instance]] = {}
     for instance in instances:
@@ -131,7 +161,7 @@ def import_devbench(
         environment, lock = provisioned(language, group) if provision else (None, None)
         if lock is not None:
             locks[language] = {"environment": str(environment) if environment else None, **lock}
-        manifest = write_repository(out / repository_name(language), language, group, environment)
+        manifest = write_repository((repos or out) / repository_name(language), language, group, environment)
         tasks = [task_for(i)[1] for i in group]
         with Evaluator(RepoCatalog([manifest]), sandbox, jobs, warm=warm) as evaluator:
             report = validate_programs(evaluator, tasks, jobs, progress)

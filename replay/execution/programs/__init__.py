@@ -24,9 +24,9 @@ Every module has the same parts:
   it can). Such tasks are reported as ``toolchain_missing``, never as failures.
 * ``needs(sources) -> list[str]``: pure; the packages, in the toolchain's own namespace (PyPI
   project names, npm package names, Debian package names), that the programs' imports, requires
-  or includes name and the machine does not already provide.
-* ``provision(needed, folder) -> dict[str, str]``: installs them, outside any sandbox, before a
-  run (never during one), into ``folder`` (cached per language and set of needs), and returns
+  or includes name (installed already or not: the lock pins every one).
+* ``provision(needed, folder) -> dict[str, str]``: installs those not installed yet, outside any
+  sandbox, before a run (never during one), into ``folder`` (cached per language and set of needs), and returns
   what was installed with exact versions (the lock). Raises ``SimpilotError`` saying what to do.
 * ``runner(language, sandbox, environment, warm, workdir) -> Runner``: runs programs.
   ``environment`` is the provisioned folder (None: nothing provisioned).

@@ -320,14 +320,8 @@ def libraries(source: str) -> list[Library]:
 
 
 def needs(sources: Iterable[str]) -> list[str]:
-    """The Debian packages the programs' includes need that are not installed (``dpkg-query``).
-    Without dpkg nothing can be installed this way: none (a missing header is then a compile
-    error that names it, and the gate drops the instances whose golden program fails)."""
-    wanted = sorted({package for source in sources for library in libraries(source) for package in library.packages})
-    if not wanted or shutil.which("dpkg-query") is None:
-        return []
-    installed = installed_versions(wanted)
-    return [package for package in wanted if package not in installed]
+    """The Debian packages the programs' includes need (installed or not: the lock pins them all)."""
+    return sorted({package for source in sources for library in libraries(source) for package in library.packages})
 
 
 def installed_versions(packages: Iterable[str]) -> dict[str, str]:
@@ -348,12 +342,13 @@ def installed_versions(packages: Iterable[str]) -> dict[str, str]:
 
 
 def provision(needed: Iterable[str], folder: Path) -> dict[str, str]:
-    """Install ``needed`` (Debian packages, from :func:`needs`) with apt-get, outside any
+    """Install those of ``needed`` (Debian packages, from :func:`needs`) that are not installed yet with apt-get, outside any
     sandbox, and write the compiler flags of every installed library into ``folder`` for
     :func:`runner`. Returns package -> installed version (the lock)."""
     packages = sorted(set(needed))
-    if packages:
-        _apt_install(packages)
+    absent = [package for package in packages if package not in installed_versions(packages)]
+    if absent and shutil.which("dpkg-query") is not None:
+        _apt_install(absent)
     lock = installed_versions(packages)
     absent = [package for package in packages if package not in lock]
     if absent:
