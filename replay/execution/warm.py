@@ -187,13 +187,12 @@ class PytestServer(ForkServer):
         return self.request({"args": args, "env": env}, timeout, cpu)
 
 
-class JUnitServer(_Resident):
-    """simpilot's JUnit runner kept warm: compiler, launcher and JIT loaded once."""
+class JvmServer(_Resident):
+    """A resident JVM of simpilot's speaking the runner's line protocol: a request is one line of
+    tab-separated arguments ending with ``--token TOKEN``; the answer is the run's output, its
+    records (prefixed by the token) and ``SIMPILOT-EXIT TOKEN STATUS``."""
 
     ready_line = b"SIMPILOT-READY"
-
-    def __init__(self, sandbox: Sandbox, workdir: Path, manifest: Manifest):
-        super().__init__(sandbox, workdir, toolchain().server_command(manifest), manifest.test_env())
 
     def run(self, args: list[str], timeout: float, cpu: float | None = None) -> ProcessResult:
         """One run. Its records and its last line carry a fresh token: a line the tests print
@@ -233,6 +232,13 @@ class JUnitServer(_Resident):
                 return result
             else:
                 lines.append(text)
+
+
+class JUnitServer(JvmServer):
+    """simpilot's JUnit runner kept warm: compiler, launcher and JIT loaded once."""
+
+    def __init__(self, sandbox: Sandbox, workdir: Path, manifest: Manifest):
+        super().__init__(sandbox, workdir, toolchain().server_command(manifest), manifest.test_env())
 
 
 def cpu_budget(cpu: float | None, limit: int) -> int:
