@@ -125,6 +125,6 @@ def classify_program(result: ProcessResult, text: str, gap: Shortfall) -> tuple[
         return Status.UNDEFINED_NAME, message
     if programs.error_class(message) in ("AssertionError", "AssertionFailure"):
         return Status.FAIL, message
-    if message.startswith("SystemExit"):
+    if programs.error_class(message) in ("SystemExit", "EarlyExit"):  # left before its end: the checks did not all run
         return Status.TESTS_NOT_RUN, message
     return Status.RUNTIME_ERROR, message
