@@ -22,7 +22,7 @@ from replay.core.errors import SimpilotError
 from replay.core.programs import join
 from replay.core.records import Status
 from replay.execution import java_runner
-from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, error_class
+from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, error_class, remove
 from replay.execution.programs import java as harness
 from replay.execution.sandbox import ProcessResult, Sandbox
 
@@ -174,14 +174,14 @@ def test_provisioning_an_installed_package_locks_its_version_and_jars(tmp_path: 
     assert "/usr/share/java/commons-lang3.jar" in (tmp_path / harness.CLASSPATH_FILE).read_text().splitlines()
 
 
-def test_wipe_deletes_what_a_program_locked(tmp_path: Path) -> None:
+def test_remove_deletes_what_a_program_locked(tmp_path: Path) -> None:
     locked = tmp_path / "run" / "locked"
     locked.mkdir(parents=True)
     (locked / "file").write_text("x")
     locked.chmod(0o500)
-    harness.wipe(tmp_path / "run", keep=True)
+    remove(tmp_path / "run", keep=True)
     assert (tmp_path / "run").is_dir() and not any((tmp_path / "run").iterdir())
-    harness.wipe(tmp_path / "run")
+    remove(tmp_path / "run")
     assert not (tmp_path / "run").exists()
 
 

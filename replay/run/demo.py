@@ -1,5 +1,7 @@
 """The demo's runs (``simpilot demo``): the bundled scenarios replayed by the oracle and the empty
-model, and by every recorded model under the four presets, sharing one evaluator.
+model, and by every recorded model under the four presets; the bundled DevBench sample
+(``scenarios/devbench/``: single programs in several languages) by the oracle and the empty model;
+all sharing one evaluator.
 """
 
 from __future__ import annotations
@@ -24,22 +26,32 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
     scenarios = tuple(sorted(scenario_dir.glob("*.jsonl")))
     if not scenarios:
         raise SimpilotError(f"no bundled scenarios in {scenario_dir}: run simpilot from a checkout of the project")
+    devbench = tuple(sorted((scenario_dir / "devbench").glob("*.jsonl")))
     count = sum(1 for s in scenarios for _ in read_tasks(s))
-    runs: list[tuple[str, str, tuple[str, ...], set[str] | None]] = [
-        ("demo-oracle", "oracle", ("simcopilot",), None),
-        ("demo-empty", "empty", ("simcopilot",), None),
+    programs = sum(1 for s in devbench for _ in read_tasks(s))
+    runs: list[tuple[str, str, tuple[str, ...], set[str] | None, tuple[Path, ...]]] = [
+        ("demo-oracle", "oracle", ("simcopilot",), None, scenarios),
+        ("demo-empty", "empty", ("simcopilot",), None, scenarios),
     ]
     for folder in sorted(p for p in (scenario_dir / "recordings").glob("*") if p.is_dir()):
         # a real model's recorded answers: raw and post-processed, on the tasks it was asked
         recorded = {a.task_id for a in read_recordings(folder)}
         if recorded:
-            runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded))
-    total = sum((count if only is None else len(only)) * len(presets) for _, _, presets, only in runs)
+            runs.append((f"demo-{folder.name}", f"recorded:{folder}", ("none", "simcopilot", "syntax", "ide"), recorded, scenarios))
+    if devbench:
+        runs += [
+            ("demo-devbench-oracle", "oracle", ("simcopilot",), None, devbench),
+            ("demo-devbench-empty", "empty", ("simcopilot",), None, devbench),
+        ]
+    sizes = {scenarios: count, devbench: programs}
+    total = sum((sizes[files] if only is None else len(only)) * len(presets) for _, _, presets, only, files in runs)
+    recorded_models = sum(1 for run in runs if run[1].startswith("recorded:"))
     err.print(
-        f"{count} tasks from {len(scenarios)} repositories: the oracle, the empty model and the recorded answers of "
-        f"{len(runs) - 2} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar estimates the time left)"
+        f"{count} tasks from {len(scenarios)} repositories and {programs} DevBench programs: the oracle, the empty model and the "
+        f"recorded answers of {recorded_models} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar "
+        "estimates the time left)"
     )
-    catalog = catalog_for(scenarios)
+    catalog = catalog_for(scenarios + devbench)
     store = Store(db)
     ids: list[str] = []
     try:
@@ -47,12 +59,12 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
         # lands in the same hole in two runs (an empty answer, say) is tested once
         with SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite) as evaluator, progress_bar() as bar:
             overall = bar.add_task("[bold]demo[/]", total=total)
-            for run_id, model, presets, only in runs:
+            for run_id, model, presets, only, files in runs:
                 store.delete_run(run_id)
                 ids.append(
                     run_replay(
                         db,
-                        scenarios,
+                        files,
                         model,
                         presets,
                         run_id=run_id,

@@ -45,7 +45,11 @@ exit status is never read as a pass.
 from __future__ import annotations
 
 import importlib
+import os
 import re
+import shutil
+import signal
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -102,6 +106,35 @@ def missing(language: str) -> str | None:
 
 def runner(language: str, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None) -> Runner:
     return toolchain(language).runner(language, sandbox, environment, warm, workdir)
+
+
+def remove(folder: Path, keep: bool = False) -> None:
+    """Delete ``folder`` (``keep``: only what is inside it), whatever a program did to the
+    permissions of the folders it made there."""
+    if not folder.is_dir():
+        return
+    os.chmod(folder, stat.S_IRWXU)  # a program may have closed its own working folder
+    for root, dirs, _ in os.walk(folder):  # top-down: a folder is opened up before it is entered
+        for name in dirs:
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                try:
+                    os.chmod(path, stat.S_IRWXU)
+                except OSError:
+                    pass
+    for entry in list(folder.iterdir()) if keep else [folder]:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+
+
+def signal_name(code: int) -> str:
+    """The name of the signal a negative exit status ``code`` stands for (``SIGSEGV``)."""
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
 
 
 def error_class(message: str) -> str:

@@ -41,7 +41,6 @@ import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import zipfile
@@ -51,7 +50,7 @@ from pathlib import Path
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.execution.java_runner import JVM_FLAGS
-from replay.execution.programs import Program, Runner
+from replay.execution.programs import Program, Runner, remove
 from replay.execution.proof import Channel
 from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import JvmServer, cpu_budget
@@ -489,10 +488,10 @@ class FreshRunner:
             tail = _WARNING.sub("", result.output_tail, count=1)
             return dataclasses.replace(result, output_tail=tail, timed_out=result.timed_out or busy, busy=busy)
         finally:
-            wipe(folder)
+            remove(folder)
 
     def close(self) -> None:
-        wipe(self.folder)
+        remove(self.folder)
 
 
 class _ProgramServer(JvmServer):
@@ -509,7 +508,7 @@ class _ProgramServer(JvmServer):
     def close(self) -> None:
         super().close()
         for folder in self.scratch:
-            wipe(folder, keep=True)
+            remove(folder, keep=True)
 
 
 class WarmRunner:
@@ -540,25 +539,4 @@ class WarmRunner:
 
     def close(self) -> None:
         self.server.close()
-        wipe(self.folder)
-
-
-def wipe(folder: Path, keep: bool = False) -> None:
-    """Delete ``folder`` (``keep``: only what is inside it), whatever a program did to the
-    permissions of the folders it made there."""
-    if not folder.is_dir():
-        return
-    os.chmod(folder, stat.S_IRWXU)
-    for root, dirs, _ in os.walk(folder):  # top-down: a folder is opened up before it is entered
-        for name in dirs:
-            path = os.path.join(root, name)
-            if not os.path.islink(path):
-                try:
-                    os.chmod(path, stat.S_IRWXU)
-                except OSError:
-                    pass
-    for entry in list(folder.iterdir()) if keep else [folder]:
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)
+        remove(self.folder)

@@ -56,11 +56,9 @@ import base64
 import dataclasses
 import functools
 import json
-import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -69,7 +67,7 @@ from pathlib import Path
 from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
-from replay.execution.programs import Program, Runner
+from replay.execution.programs import Program, Runner, remove
 from replay.execution.proof import Channel
 from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import JUnitServer, _Resident, cpu_budget
@@ -465,24 +463,3 @@ class WarmRunner:
     def close(self) -> None:
         self.server.close()
         remove(self.home)
-
-
-def remove(folder: Path, keep: bool = False) -> None:
-    """Delete ``folder`` (``keep``: only what is inside it), whatever a program did to the
-    permissions of the folders it made there."""
-    if not folder.is_dir():
-        return
-    os.chmod(folder, stat.S_IRWXU)  # a program may have closed its own working folder
-    for root, dirs, _ in os.walk(folder):  # top-down: a folder is opened up before it is entered
-        for name in dirs:
-            path = os.path.join(root, name)
-            if not os.path.islink(path):
-                try:
-                    os.chmod(path, stat.S_IRWXU)
-                except OSError:
-                    pass
-    for entry in list(folder.iterdir()) if keep else [folder]:
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
-from replay.execution.programs import Program
+from replay.execution.programs import Program, remove
 from replay.execution.proof import Channel
 from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import ForkServer, cpu_budget
@@ -136,11 +136,7 @@ class PythonRunner:
         return path
 
     def _clear(self) -> None:
-        for entry in self.folder.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)
+        remove(self.folder, keep=True)
 
     def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
         path = self._write(program)
