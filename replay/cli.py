@@ -353,6 +353,8 @@ def import_devbench_cmd(
     for imported in imports:
         state = f"{len(imported.report.kept)} kept → {imported.target}" if imported.report.kept else "nothing kept"
         err.print(f"{imported.manifest.name}: {len(imported.instances)} instances, {state}")
+        for altered in imported.report.altered:  # a preset's bug, never the task's: kept, and said
+            err.print(f"  preset {altered.preset} changed the golden completion of {escape(altered.task.id)} ({', '.join(altered.steps)})")
     err.print(
         f"reasons per instance: {out / 'devbench-gate.json'}" + (f"; installed packages: {out / 'devbench.lock.json'}" if provision else "")
     )

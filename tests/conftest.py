@@ -17,6 +17,11 @@ def bundled_tasks():
     return [t for path in sorted((project_root() / "scenarios").glob("*.jsonl")) for t in read_tasks(path)]
 
 
+def devbench_tasks():
+    """The bundled DevBench sample's validated tasks (``scenarios/devbench/``)."""
+    return [t for path in sorted((project_root() / "scenarios" / "devbench").glob("*.jsonl")) for t in read_tasks(path)]
+
+
 @pytest.fixture
 def tiny_repo(tmp_path: Path) -> Path:
     """A private copy of tests/data/tinyrepo that a test may change freely."""

@@ -76,7 +76,7 @@ def test_the_hole_is_the_golden_completion_and_the_document_prefix_and_suffix() 
         assert document.replace("\n", "") == (instance.prefix + instance.suffix).replace("\n", "")
         assert document.startswith(instance.prefix) and document.endswith(instance.suffix)
         assert task.labels == (instance.category,) and task.construct == instance.category
-        assert task.kind == (Kind.INFILL if instance.suffix.strip() else Kind.COMPLETION)
+        assert task.kind == Kind.INFILL  # DevBench always shows the suffix, even an empty one
         assert task.language == instance.language and task.tests is None
 
 
@@ -124,3 +124,70 @@ def test_instances_are_read_from_a_devbench_checkout_layout(tmp_path: Path) -> N
     (folder / "api_usage.jsonl").write_text(line + "\n")
     (found,) = read_instances(tmp_path)
     assert found.id == json.loads(line)["id"] and found.category == "api_usage"
+
+
+def test_the_bundled_devbench_scenarios_match_their_repositories() -> None:
+    from replay.core.locations import catalog_for
+    from replay.core.manifest import project_root
+    from replay.core.scenarios import read_tasks
+
+    files = sorted((project_root() / "scenarios" / "devbench").glob("*.jsonl"))
+    assert {f.stem for f in files} == {"devbench-python", "devbench-java", "devbench-javascript", "devbench-typescript", "devbench-cpp"}
+    catalog = catalog_for(files)
+    for path in files:
+        tasks = read_tasks(path)
+        assert tasks, path
+        manifest = catalog.get(tasks[0].repo)
+        assert manifest.programs is not None and manifest.programs.environment is None  # runs without --provision
+        for task in tasks:
+            data = (manifest.root / task.path).read_bytes()
+            assert data[task.span.start_byte : task.span.end_byte].decode("utf-8") == task.ground_truth
+            assert task.validation is not None and task.validation.ok
+
+
+def test_survival_counts_each_instance_once_by_category_and_reason() -> None:
+    from replay.core.manifest import Manifest
+    from replay.reports.survival import categories_markdown, survival_markdown
+    from replay.validation.devbench import LanguageImport, survival
+    from replay.validation.program_gate import Dropped, ProgramGateReport
+
+    instances = read_instances(SAMPLE, ["python"], ["api_usage", "low_context"], limit=3)
+    tasks = [task_for(i)[1] for i in instances]
+    report = ProgramGateReport(
+        kept=tasks[:2],
+        dropped=[Dropped(tasks[2], "golden_fails", "ModuleNotFoundError", "x")] + [Dropped(t, "passes_empty", "", "") for t in tasks[3:]],
+    )
+    manifest = Manifest("devbench-python", "python", SAMPLE, ("programs",), ("checks",), ())
+    summary = survival(LanguageImport("python", manifest, instances, report, SAMPLE / "x.jsonl", None))
+    assert summary["categories"]["api_usage"] == {
+        "instances": 3,
+        "kept": 2,
+        "golden_fails": 1,
+        "passes_empty": 0,
+        "flaky": 0,
+        "toolchain_missing": 0,
+    }
+    assert summary["categories"]["low_context"]["passes_empty"] == 3
+    assert summary["total"] == {"instances": 6, "kept": 2, "golden_fails": 1, "passes_empty": 3, "flaky": 0, "toolchain_missing": 0}
+    table = survival_markdown({"python": summary})
+    assert "| python | 6 | 2 | 0 | 1 | 3 | 0 |" in table and "| **all** | 6 | 2 | 0 | 1 | 3 | 0 |" in table
+    assert "| python | 2/3 | 0/3 |" in categories_markdown({"python": summary})
+
+
+def test_an_answer_that_finishes_the_file_past_its_block_is_kept_whole() -> None:
+    """At the end of a file the cursor's block is closed by nothing after it: an answer that closes
+    it and goes on (DevBench: finish one class, write the next) completes the file, and the IDE
+    preset's scope limit must not cut it at the block's end."""
+    from postprocess.context import HoleContext
+
+    prefix = "class Shape {\n  area() {\n    return 0;\n  }\n"
+    truth = "}\n\nclass Square extends Shape {\n  constructor(side) {\n    super();\n    this.side = side;\n  }\n}\n"
+    for language in ("javascript", "typescript"):
+        ctx = HoleContext(language, prefix, "")
+        for preset in BUILTIN_PRESETS:
+            assert run_preset(preset, truth, ctx).text == truth, (language, preset)
+    # inside a block that stays open, an answer leaving it is still cut there
+    assert (
+        run_preset("ide", "    return 1;\n  }\n  other() {}\n", HoleContext("javascript", "class A {\n  f() {\n", "")).text
+        == "    return 1;"
+    )

@@ -23,7 +23,7 @@ import re
 
 from ..context import HoleContext
 from ..fits import cursor_in_code, fits_better, fits_no_worse
-from ..javascan import OPENERS, code_brackets
+from ..javascan import OPENERS, code_brackets, match
 from ..pyscan import scan
 from .regenerated import lines_match
 
@@ -142,12 +142,17 @@ def _brace_exits(text: str) -> list[int]:
 def _completion_scope_end(text: str, ctx: HoleContext) -> str:
     """A completion task ends within the innermost block around the cursor: the model is not shown
     the ``}`` that closes it, so a Java answer that writes it has run past the hole and is cut
-    there. A Python completion may stop anywhere, even mid-statement, and its block's end is not
-    written, so the parse cannot judge a cut: it is left alone."""
+    there — unless nothing at all follows the cursor and the answer closes every block the prefix
+    opened: then it completes the file, which cutting would leave unbalanced (the end of a
+    program, where DevBench's golden completions finish one class and write the next). A Python
+    completion may stop anywhere, even mid-statement, and its block's end is not written, so the
+    parse cannot judge a cut: it is left alone."""
     if ctx.language == "python":
         return text
     exit = _first_block_exit(text)
     if exit is None or not cursor_in_code(ctx.prefix):
+        return text
+    if not ctx.suffix.strip() and match(ctx.prefix + text) == ([], None):
         return text
     return text[:exit].rstrip()
 

@@ -20,6 +20,10 @@ repository that the tool checks out from git)::
     setup = ["pip install -e '.[test]'"]   # build a venv once (cached), or:
     # python = ".venv"              # an interpreter or a venv folder (relative to the root)
 
+    [programs]                      # optional: every source file is a whole program (DevBench's instances)
+    checks = "checks"               # its checks: the file of the same relative path here, appended when it runs
+    # environment = "<folder>"      # what 'simpilot import devbench --provision' installed for the programs
+
     [java]                          # Java only, optional
     classpath = ["lib/guava.jar"]   # extra jars for compiling and testing (JUnit 5 is added)
 
@@ -56,6 +60,11 @@ itself from pytest commands and from its Java runner; any other ``test_command``
 Gradle) must write JUnit XML reports into the folder ``$SIMPILOT_REPORTS`` and say so with
 ``junit_xml = true`` (the JUnit console launcher: ``--reports-dir "$SIMPILOT_REPORTS"``; Maven:
 ``-Dsurefire.reportsDirectory="$SIMPILOT_REPORTS"``), or its runs are reported as ``unverified``.
+
+A repository with a ``[programs]`` table holds single programs (``simpilot import devbench``
+writes them): its language may also be ``javascript``, ``typescript``, ``cpp`` or ``csharp``, it
+needs no ``test_command``, and a task's test is running its whole program with its checks
+appended (``execution/programs/``); nothing but the program itself is its context.
 
 A repository without a test suite can be tested by its program's output instead, as SimCopilot
 tests its programs: ``compare_output = true`` makes ``test_command`` the program (e.g.

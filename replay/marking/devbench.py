@@ -16,7 +16,8 @@ the end of the prefix, or at the start of the next line when the join added a ne
 assertions go into ``checks/<category>/<id><ext>``, a test folder: appended to the program when it
 runs (``execution/programs``), never shown to the model.
 
-Labels: the DevBench category (a stratum of its own in reports); the language is the task's.
+Every task is an infill task (DevBench shows the suffix, even an empty one). Labels: the DevBench
+category (also the task's ``construct``, a stratum in reports); the language is the task's.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def task_for(instance: Instance) -> tuple[str, Task]:
     indent = line[: len(line) - len(line.lstrip(" \t"))]
     repo = repository_name(instance.language)
     path = instance.program_path
-    kind = Kind.INFILL if instance.suffix.strip() else Kind.COMPLETION
+    kind = Kind.INFILL  # DevBench always gives the model the suffix, even an empty one: an infill request
     task = Task(
         id=f"{repo}:{path}:{kind.value}:{span.start.line + 1}-{span.end.line + 1}",
         repo=repo,

@@ -22,10 +22,22 @@ def survival_table(summary: dict, by_category: bool = False) -> Table:
 
 
 def survival_markdown(summary: dict) -> str:
-    """The per-language table as Markdown (for a README)."""
+    """The per-language table as Markdown (for a README), with the totals."""
+    keys = ("instances", "kept", *REASONS)
     head = ["language", "imported", "kept", *REASONS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for language, entry in sorted(summary.items()):
-        total = entry["total"]
-        lines.append("| " + " | ".join([language, *(str(total[k]) for k in ("instances", "kept", *REASONS))]) + " |")
+        lines.append("| " + " | ".join([language, *(str(entry["total"][k]) for k in keys)]) + " |")
+    lines.append("| **all** | " + " | ".join(str(sum(e["total"][k] for e in summary.values())) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def categories_markdown(summary: dict) -> str:
+    """Kept instances per language and category, as Markdown: ``kept/imported``."""
+    categories = sorted({c for entry in summary.values() for c in entry["categories"]})
+    lines = ["| language | " + " | ".join(categories) + " |", "|" + "---|" * (len(categories) + 1)]
+    for language, entry in sorted(summary.items()):
+        rows = entry["categories"]
+        cells = [f"{rows[c]['kept']}/{rows[c]['instances']}" if c in rows else "–" for c in categories]
+        lines.append(f"| {language} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -74,7 +74,9 @@ def provisioned(language: str, instances: list[Instance]) -> tuple[Path | None, 
     the lock entry (``needed``; ``packages``: name → version; ``not_installed``)."""
     needed = needs(language, instances)
     why = programs.missing(language)
-    if why is not None and language == "csharp":
+    # nothing can be installed for a toolchain the machine lacks (TypeScript's compiler excepted:
+    # installing it is what provisioning TypeScript does)
+    if why is not None and not (language == "typescript" and programs.missing("javascript") is None):
         return None, {"needed": needed, "packages": {}, "not_installed": needed, "skipped": why}
     folder = cache_root() / "programs" / language
     lock_path = folder / "simpilot-lock.json"

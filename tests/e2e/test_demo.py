@@ -9,7 +9,7 @@ import pytest
 
 from replay.core.manifest import project_root
 from replay.core.recordings import read_recordings
-from tests.conftest import bundled_tasks
+from tests.conftest import bundled_tasks, devbench_tasks
 
 from .conftest import simpilot
 
@@ -30,8 +30,15 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
             return [s for (s,) in con.execute("SELECT status FROM outcomes WHERE run_id=?", (run,))]
 
         oracle, empty, smollm2 = statuses("demo-oracle"), statuses("demo-empty"), statuses("demo-smollm2")
+        devbench_oracle, devbench_empty = statuses("demo-devbench-oracle"), statuses("demo-devbench-empty")
+        languages = {language for (language,) in con.execute("SELECT DISTINCT language FROM outcomes WHERE run_id='demo-devbench-oracle'")}
         finished = {r for (r,) in con.execute("SELECT run_id FROM runs WHERE finished IS NOT NULL")}
     assert len(oracle) == len(tasks) and set(oracle) == {"pass"}
     assert len(empty) == len(tasks) and "pass" not in empty
     assert len(smollm2) == 4 * len(recorded & {t.id for t in tasks})
-    assert finished == {"demo-oracle", "demo-empty", "demo-smollm2"}
+    # the bundled DevBench sample: single programs in five languages, validated like the rest
+    programs = devbench_tasks()
+    assert len(devbench_oracle) == len(programs) and set(devbench_oracle) == {"pass"}
+    assert len(devbench_empty) == len(programs) and "pass" not in devbench_empty
+    assert languages == {"python", "java", "javascript", "typescript", "cpp"}
+    assert finished == {"demo-oracle", "demo-empty", "demo-smollm2", "demo-devbench-oracle", "demo-devbench-empty"}

@@ -1,0 +1,11 @@
+const testPortfolio = new Portfolio();
+testPortfolio.addAsset('Stock A', 1500);
+testPortfolio.addAsset('Bond B', 500);
+testPortfolio.addAsset('Real Estate C', 8000);
+assert(testPortfolio.assessRisk() === 'Medium');
+testPortfolio.addAsset('Private Equity D', 3000);
+assert(testPortfolio.assessRisk() === 'High');
+testPortfolio.assets = [];
+testPortfolio.addAsset('Bond E', 2000);
+assert(testPortfolio.assessRisk() === 'Low');
+console.log('Risk assessment assertions passed.');

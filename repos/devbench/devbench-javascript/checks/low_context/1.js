@@ -1,0 +1,1 @@
+console.assert(emp.greet() === 'Hello, my name is Alice and I am an Engineer', 'Greeting should include name and job title');

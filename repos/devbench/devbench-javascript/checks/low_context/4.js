@@ -1,0 +1,2 @@
+const assert = require('assert');
+assert.deepStrictEqual(doubled, [2, 4, 6, 8, 10]);

@@ -1,0 +1,1 @@
+waste_some_time(5)

@@ -1,0 +1,1 @@
+assert result == 8

@@ -1,0 +1,2 @@
+assert mean == 3
+assert median == 3

@@ -1,0 +1,2 @@
+assert.deepStrictEqual(cleanedDataset.entries, expectedCleanedEntries);
+assert.deepStrictEqual(normalizedDataset.entries, expectedNormalizedEntries);

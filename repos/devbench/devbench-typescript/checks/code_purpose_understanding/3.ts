@@ -1,0 +1,1 @@
+console.assert(processedData.email === 'john.doe@example.com', 'Email normalization failed');

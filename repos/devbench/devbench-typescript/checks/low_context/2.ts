@@ -1,0 +1,1 @@
+console.assert(person.getDetails() === 'Name: Alice, Age: 30', 'Assertion failed: person.getDetails() should return correct details');

@@ -1,0 +1,2 @@
+console.assert(person.getName() === "Alice");
+console.assert(person.getAge() === 30);

