@@ -325,7 +325,7 @@ def import_devbench_cmd(
 
     Each instance becomes a program file (prefix, golden completion, suffix) of a repository
     devbench-<language> in OUT, its assertions a check file never shown to the model. The gate
-    keeps an instance when its golden completion passes twice and the empty answer fails twice;
+    keeps an instance when its golden completion passes three times and the empty answer fails twice;
     OUT/devbench-gate.json lists the others by reason (golden_fails, passes_empty,
     toolchain_missing, flaky). Replay OUT/devbench-<language>.jsonl like any scenario file.
     """

@@ -1,0 +1,55 @@
+"""The program gate's decisions, on verdicts given in order (no program runs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replay.core.records import Status
+from replay.execution.evaluate import Verdict
+from replay.marking.devbench import read_instances, task_for
+from replay.validation.program_gate import judge_one
+
+TASK = task_for(read_instances(Path(__file__).parent / "data" / "devbench", ["python"], ["low_context"], limit=1)[0])[1]
+
+
+class Scripted:
+    """Answers each evaluation with the next verdict for that answer (golden or empty)."""
+
+    def __init__(self, golden: list[str], empty: list[str]):
+        self.queues = {TASK.ground_truth: list(golden), "": list(empty)}
+        self.calls: list[str] = []
+
+    def evaluate(self, task, text, timeout=None, cpu=None) -> Verdict:
+        self.calls.append("golden" if text else "empty")
+        status = self.queues[text].pop(0)
+        detail = "AssertionError: expected 3" if status == "fail" else ""
+        return Verdict(Status(status), detail, 0.0, "line\nAssertionError: expected 3")
+
+
+@pytest.mark.parametrize(
+    ("golden", "empty", "reason", "calls"),
+    [
+        (["pass"] * 3, ["fail", "fail"], None, 5),
+        (["pass", "pass", "fail"], [], "flaky", 3),  # a race that passes two runs in three
+        (["fail", "fail"], [], "golden_fails", 2),
+        (["fail", "pass"], [], "flaky", 2),
+        (["pass"] * 3, ["pass"], "passes_empty", 4),
+        (["pass"] * 3, ["fail", "pass"], "flaky", 5),
+    ],
+)
+def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_twice(golden, empty, reason, calls) -> None:
+    evaluator = Scripted(golden, empty)
+    result = judge_one(evaluator, TASK)  # type: ignore[arg-type]
+    if reason is None:
+        assert result.validation is not None and result.validation.ok and result.validation.filler_status == "fail"
+    else:
+        assert result.reason == reason
+    assert len(evaluator.calls) == calls
+
+
+def test_a_failing_golden_completion_names_its_error_class_and_output() -> None:
+    result = judge_one(Scripted(["fail", "fail"], []), TASK)  # type: ignore[arg-type]
+    assert result.reason == "golden_fails" and result.error == "AssertionError"
+    assert "expected 3" in result.detail and "line" in result.detail
