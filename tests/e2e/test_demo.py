@@ -26,12 +26,15 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
     tasks = bundled_tasks()
     recorded = {a.task_id for a in read_recordings(project_root() / "scenarios" / "recordings" / "smollm2")}
     with sqlite3.connect(db) as con:
+
         def statuses(run: str) -> list[str]:
             return [s for (s,) in con.execute("SELECT status FROM outcomes WHERE run_id=?", (run,))]
 
         oracle, empty, smollm2 = statuses("demo-oracle"), statuses("demo-empty"), statuses("demo-smollm2")
         devbench_oracle, devbench_empty = statuses("demo-devbench-oracle"), statuses("demo-devbench-empty")
-        languages = {language for (language,) in con.execute("SELECT DISTINCT language FROM outcomes WHERE run_id='demo-devbench-oracle'")}
+        repositories = {
+            task.split(":", 1)[0] for (task,) in con.execute("SELECT task_id FROM outcomes WHERE run_id='demo-devbench-oracle'")
+        }
         finished = {r for (r,) in con.execute("SELECT run_id FROM runs WHERE finished IS NOT NULL")}
     assert len(oracle) == len(tasks) and set(oracle) == {"pass"}
     assert len(empty) == len(tasks) and "pass" not in empty
@@ -40,5 +43,5 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
     programs = devbench_tasks()
     assert len(devbench_oracle) == len(programs) and set(devbench_oracle) == {"pass"}
     assert len(devbench_empty) == len(programs) and "pass" not in devbench_empty
-    assert languages == {"python", "java", "javascript", "typescript", "cpp"}
+    assert repositories == {f"devbench-{language}" for language in ("python", "java", "javascript", "typescript", "cpp")}
     assert finished == {"demo-oracle", "demo-empty", "demo-smollm2", "demo-devbench-oracle", "demo-devbench-empty"}
