@@ -190,15 +190,21 @@ def _build_runner(home: Path, javac: str, java: str, jar: Path) -> None:
         proc = subprocess.run(probe, cwd=work, capture_output=True, text=True, timeout=300)
         if proc.returncode != 0 or "succeeded=1" not in proc.stdout:
             raise SimpilotError(f"simpilot's JUnit runner failed its self-test with {jar}: {(proc.stdout + proc.stderr).strip()[-300:]}")
-        staged = work / "out"
-        staged.mkdir()
-        for name in ("runner.jar", "app.jsa"):
-            if (work / name).is_file():
-                (work / name).rename(staged / name)
-        try:
-            staged.rename(home)
-        except OSError:  # another process built it first
-            pass
+        publish(work, home, ("runner.jar", "app.jsa"))
+
+
+def publish(work: Path, home: Path, names: tuple[str, ...]) -> None:
+    """Move the built ``names`` from ``work`` into the cache folder ``home`` in one rename, so
+    that another process sees a whole build or none (the first build of two racing wins)."""
+    staged = work / "out"
+    staged.mkdir()
+    for name in names:
+        if (work / name).is_file():
+            (work / name).rename(staged / name)
+    try:
+        staged.rename(home)
+    except OSError:  # another process built it first
+        pass
 
 
 def classify(output: str) -> tuple[Status, str] | None:

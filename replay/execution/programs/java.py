@@ -49,7 +49,7 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
-from replay.execution.java_runner import JVM_FLAGS
+from replay.execution.java_runner import JVM_FLAGS, publish
 from replay.execution.programs import Program, Runner, remove
 from replay.execution.proof import Channel
 from replay.execution.sandbox import ProcessResult, Sandbox
@@ -429,15 +429,7 @@ def _build(home: Path, javac: str, unarchived: Launcher) -> None:
         proc = subprocess.run(probe, cwd=work, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         if proc.returncode != 0 or "self-test passed" not in proc.stdout:
             raise SimpilotError(f"simpilot's Java program launcher failed its self-test: {(proc.stdout + proc.stderr).strip()[-300:]}")
-        staged = work / "out"
-        staged.mkdir()
-        for name in ("launcher.jar", "app.jsa"):
-            if (work / name).is_file():
-                (work / name).rename(staged / name)
-        try:
-            staged.rename(home)
-        except OSError:  # another process built it first
-            pass
+        publish(work, home, ("launcher.jar", "app.jsa"))
 
 
 # -- running programs ----------------------------------------------------------------------------
