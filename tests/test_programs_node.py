@@ -199,6 +199,11 @@ def test_warm_and_fresh_agree_on_bundled_instances(tmp_path: Path) -> None:
             made.close()
 
 
+# Programs whose verdict varies from run to run under plain node as well: code_purpose_understanding/2
+# writes, reads and deletes one file from two chains of promises at once.
+RACES = {("code_purpose_understanding", "2")}
+
+
 @needs_node
 @pytest.mark.slow
 def test_warm_and_fresh_agree_on_every_bundled_javascript_program_without_packages(tmp_path: Path) -> None:
@@ -207,7 +212,7 @@ def test_warm_and_fresh_agree_on_every_bundled_javascript_program_without_packag
         for path in sorted((DATA / "javascript").glob("*.jsonl")):
             for record in map(json.loads, path.read_text(encoding="utf-8").splitlines()):
                 golden = bundled("javascript", path.stem, record["id"])
-                if harness.needs([golden], "javascript"):
+                if harness.needs([golden], "javascript") or (path.stem, record["id"]) in RACES:
                     continue
                 for answer in (None, ""):
                     source = bundled("javascript", path.stem, record["id"], answer)
