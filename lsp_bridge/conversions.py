@@ -54,11 +54,14 @@ def lsp_request(document: TextDocument, position: types.Position) -> CompletionR
 
 
 def lsp_inline_items(
-    text: str, position: types.Position, accept_command: str | None = None, uri: str | None = None
+    texts: list[str], position: types.Position, accept_command: str | None = None, uri: str | None = None
 ) -> types.InlineCompletionList:
-    """One inline item inserting ``text`` at ``position`` (an empty range: nothing is replaced).
-    With ``accept_command`` the item carries that command (arguments: the document URI and the
+    """One inline item per text, each inserting it at ``position`` (an empty range: nothing is
+    replaced), in the order given (an editor shows the first and cycles through the others).
+    With ``accept_command`` each item carries that command (arguments: the document URI and the
     text), which the editor runs when the developer accepts it, as Copilot's items do."""
-    command = types.Command(title="accepted", command=accept_command, arguments=[uri, text]) if accept_command else None
-    item = types.InlineCompletionItem(insert_text=text, range=types.Range(start=position, end=position), command=command)
-    return types.InlineCompletionList(items=[item])
+    items = []
+    for text in texts:
+        command = types.Command(title="accepted", command=accept_command, arguments=[uri, text]) if accept_command else None
+        items.append(types.InlineCompletionItem(insert_text=text, range=types.Range(start=position, end=position), command=command))
+    return types.InlineCompletionList(items=items)

@@ -29,6 +29,7 @@ from replay import __version__
 
 from .conversions import lsp_inline_items, lsp_request
 from .models import Model, ModelError, create_model
+from .models.base import answers
 from .options import BridgeOptions, merge_options
 from .trace import TraceWriter, json_changes
 
@@ -101,14 +102,14 @@ def build_server(defaults: BridgeOptions | None = None, trace: TraceWriter | Non
             ls.running[uri] = current
         start = time.perf_counter()
         try:
-            text = await _answer(ls, params)
+            texts = await _answers(ls, params)
         except asyncio.CancelledError:
             ls.record("cancel", request_id=request_id)
             raise
         finally:
             if current is not None and ls.running.get(uri) is current:
                 del ls.running[uri]
-        result = lsp_inline_items(text, params.position, ACCEPT_COMMAND, uri)
+        result = lsp_inline_items(texts, params.position, ACCEPT_COMMAND, uri)
         ls.last_answered = uri
         ls.record(
             "complete",
@@ -170,20 +171,20 @@ DID_ACCEPT = "simpilot/didAccept"
 DID_REJECT = "simpilot/didReject"
 
 
-async def _answer(ls: BridgeServer, params: types.InlineCompletionParams) -> str:
-    """The (post-processed) model answer at ``params``' position."""
+async def _answers(ls: BridgeServer, params: types.InlineCompletionParams) -> list[str]:
+    """The (post-processed) model answers at ``params``' position: one, or one per sample."""
     document = ls.workspace.get_text_document(params.text_document.uri)
     request = lsp_request(document, params.position)
     if ls.model is None:
         raise JsonRpcInternalError(f"model_error: {ls.model_problem or 'no model configured'}")
     try:
-        text = await ls.model.complete(request)
+        texts = await answers(ls.model, request)
     except ModelError as exc:
         raise JsonRpcInternalError(f"model_error: {exc}") from None
     if ls.options.postprocess is not None:
         ctx = HoleContext(request.language, request.prefix, request.suffix)
-        text = run_preset(ls.options.postprocess, text, ctx).text
-    return text
+        texts = [run_preset(ls.options.postprocess, text, ctx).text for text in texts]
+    return texts
 
 
 def _text_of(item: Any) -> str | None:

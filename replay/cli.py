@@ -19,6 +19,7 @@ from replay import __version__
 from replay.core.errors import SimpilotError
 from replay.core.manifest import open_repository
 from replay.core.records import Kind, Task
+from replay.core.scenarios import read_tasks
 from replay.execution.sandbox import Sandbox
 from replay.marking.devbench import CATEGORIES as DEVBENCH_CATEGORIES
 from replay.marking.devbench import FOLDERS as DEVBENCH_LANGUAGES
@@ -30,14 +31,14 @@ from replay.reports.report import build_report, render, render_summary, to_json
 from replay.reports.survival import survival_table
 from replay.run.client import bridge_command
 from replay.run.demo import run_demo
-from replay.run.driver import load_tasks, run_replay
+from replay.run.driver import load_tasks, run_models, run_replay
 from replay.run.models_config import resolve_model
 from replay.run.progress import err, progress
 from replay.run.recording import record as record_answers
 from replay.run.trace_replay import render as render_trace
 from replay.run.trace_replay import replay_trace
 from replay.store import Store
-from replay.validation.devbench import import_devbench
+from replay.validation.devbench import import_devbench, write_answers
 from replay.validation.devbench import standard_library_only as standard_library_only_program
 from replay.validation.gate import NO_TESTS, GateReport
 from replay.validation.lines import import_lines_into
@@ -305,6 +306,12 @@ def _names(value: str | None, known: tuple[str, ...], what: str) -> tuple[str, .
 )
 @click.option("--repos", type=click.Path(file_okay=False, path_type=Path), help="Folder for the repositories [default: OUT].")
 @click.option("--by-category", is_flag=True, help="Show the survival table per category too.")
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Also write the models' recorded answers (FOLDER's completions/) for the kept tasks: OUT/recordings/<model>/, every sample.",
+)
+@click.option("--models", help="With --answers: only these models (comma-separated) [default: every model in FOLDER].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run programs without bubblewrap (not recommended).")
 def import_devbench_cmd(
     folder: Path,
@@ -318,6 +325,8 @@ def import_devbench_cmd(
     standard_library_only: bool,
     repos: Path | None,
     by_category: bool,
+    answers: bool,
+    models: str | None,
     unsafe_no_sandbox: bool,
 ) -> None:
     """Import DevBench's instances from FOLDER (a DevBench checkout, its benchmark/ folder, or a
@@ -358,6 +367,38 @@ def import_devbench_cmd(
     err.print(
         f"reasons per instance: {out / 'devbench-gate.json'}" + (f"; installed packages: {out / 'devbench.lock.json'}" if provision else "")
     )
+    if answers:
+        _write_devbench_answers(folder, out, [t for i in imports for t in i.report.kept], models)
+
+
+def _write_devbench_answers(folder: Path, out: Path, kept: list[Task], models: str | None) -> None:
+    wanted = [m.strip() for m in models.split(",") if m.strip()] if models else None
+    counts = write_answers(folder, out, kept, wanted)
+    for model, n in counts.items():
+        err.print(f"{model}: answers for {n} of {len(kept)} kept task(s) → {out / 'recordings' / model}")
+    scenario = " ".join(str(p) for p in sorted(out.glob("devbench-*.jsonl")))
+    first = next(iter(counts), "MODEL")
+    err.print(f"replay them: simpilot replay {scenario} --model recorded:{out / 'recordings' / first} (repeat --model for several)")
+
+
+@import_group.command("devbench-answers")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("devbench"),
+    show_default=True,
+    help="The folder of an earlier 'simpilot import devbench' (its devbench-<language>.jsonl files).",
+)
+@click.option("--models", help="Only these models (comma-separated) [default: every model in FOLDER].")
+def import_devbench_answers_cmd(folder: Path, out: Path, models: str | None) -> None:
+    """Write the recorded answers of DevBench at FOLDER (its completions/: nine models, five
+    samples each) for the tasks an earlier import kept in OUT, as recordings OUT/recordings/<model>/
+    that '--model recorded:OUT/recordings/<model>' replays. The gate is not run again."""
+    kept = [t for path in sorted(out.glob("devbench-*.jsonl")) for t in read_tasks(path)]
+    if not kept:
+        raise SimpilotError(f"no devbench-<language>.jsonl in {out}: run 'simpilot import devbench FOLDER --out {out}' first")
+    _write_devbench_answers(folder, out, kept, models)
 
 
 def _nothing_kept(manifest, marked, dropped: list[tuple[Task, str]], target: Path) -> str:
@@ -426,8 +467,11 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
 @click.option(
     "--model",
     "-m",
+    "models",
     required=True,
-    help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml.",
+    multiple=True,
+    help="oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.0.1:8000/v1), or a name from models.toml. "
+    "Repeat it to replay several models, one run each, executing an answer they share once.",
 )
 @click.option(
     "--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Post-processing presets [default: none and simcopilot]."
@@ -468,7 +512,7 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
 def replay(
     ctx: Context,
     scenarios,
-    model,
+    models,
     presets,
     run_id,
     resume,
@@ -491,6 +535,14 @@ def replay(
 
     if address and executor != "ray":
         raise click.BadParameter("a Ray cluster's address only makes sense with --executor ray", param_hint="--address")
+    if len(models) > 1:
+        if trace is not None or session or server_command or executor != "local":
+            raise SimpilotError(
+                "several --model values replay scenario files with the bridge, locally: leave out --trace, --session, --server-command and --executor"
+            )
+        _replay_models(ctx, scenarios, models, presets, run_id, resume, jobs, repo_paths, models_file, full_suite, unsafe_no_sandbox)
+        return
+    model = models[0]
     command = tuple(shlex.split(server_command or "")) or tuple(bridge_command())
     if trace is not None:
         if scenarios:
@@ -541,6 +593,38 @@ def replay(
             f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
             f"'simpilot replay … --run {run_id} --resume' re-asks them"
         )
+
+
+def _replay_models(
+    ctx: Context, scenarios, models, presets, run_prefix, resume, jobs, repo_paths, models_file, full_suite, unsafe_no_sandbox
+) -> None:
+    """``replay`` with several models: one run each (``PREFIX-MODEL`` with --run PREFIX), then
+    one line per run and how many executions the shared answers saved."""
+    if not scenarios:
+        raise SimpilotError("give scenario files (see 'simpilot mark')")
+    run_ids, evaluator = run_models(
+        ctx.db,
+        scenarios,
+        models,
+        presets or ("none", "simcopilot"),
+        run_prefix=run_prefix,
+        resume=resume,
+        jobs=jobs,
+        repo_paths=repo_paths,
+        models_file=models_file,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+        full_suite=full_suite,
+    )
+    store = ctx.store()
+    try:
+        stored = [store.outcomes(run_id, sample=None) for run_id in run_ids]
+        for built in (build_report(store, [run_id]) for run_id in run_ids):
+            render_summary(built, out, _report_command(ctx, *run_ids))
+    finally:
+        store.close()
+    outcomes = sum(len(store_outcomes) for store_outcomes in stored)
+    err.print(f"{outcomes} outcome(s) judged with {evaluator.executed} execution(s): equal answers ran once")
+    err.print(f"compare the models: {_report_command(ctx, *run_ids).replace(' report ', ' models ', 1)}")
 
 
 def _report_command(ctx: Context, *run_ids: str) -> str:
@@ -691,6 +775,9 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, ver
             render_summary(built, out, _report_command(ctx, *ids))
         page = ctx.db.parent / "demo-report.html"
         page.write_text(render_html(built), encoding="utf-8")
+        recorded = [i for i in ids if i.startswith("demo-devbench-") and i not in ("demo-devbench-oracle", "demo-devbench-empty")]
+        if recorded:
+            _demo_models(store, recorded, ctx.db.parent / "demo-models.html")
     finally:
         store.close()
     err.print(f"results stored in {ctx.db}; the HTML report (charts, every task) is {page}")
@@ -698,6 +785,19 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, ver
         f"'simpilot report {' '.join(ids)} --json' prints them as JSON; "
         f"'simpilot compare {ids[-1]}' shows what each post-processing step does"
     )
+
+
+def _demo_models(store: Store, run_ids: list[str], page: Path) -> None:
+    """The demo's DevBench models side by side: the headline table here, everything in ``page``."""
+    from replay.reports import models as comparison
+    from replay.reports.model_runs import load_model_runs
+
+    runs, strata = load_model_runs(store, run_ids, "none")
+    result = comparison.compare_models(runs, strata, resamples=2_000)
+    out.print("DevBench sample, models DevBench recorded (raw answers, every sample):")
+    comparison.render(result, out, brief=True)
+    page.write_text(comparison.page(result), encoding="utf-8")
+    err.print(f"the models compared (per language and category, paired tests): {page}")
 
 
 # -- compare ----------------------------------------------------------------------------------
@@ -717,9 +817,22 @@ def demo(ctx: Context, jobs: int, full_suite: bool, unsafe_no_sandbox: bool, ver
 @click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run model output without bubblewrap (not recommended).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a page with the tasks each step fixed or broke.",
+)
 @pass_context
 def compare(
-    ctx: Context, run_id: str, presets: tuple[str, ...], jobs: int, repo_paths: tuple[str, ...], unsafe_no_sandbox: bool, as_json: bool
+    ctx: Context,
+    run_id: str,
+    presets: tuple[str, ...],
+    jobs: int,
+    repo_paths: tuple[str, ...],
+    unsafe_no_sandbox: bool,
+    as_json: bool,
+    html_path: Path | None,
 ) -> None:
     """Compare post-processing presets on RUN's stored raw answers (the model is not asked
     again): pass rates, paired differences with exact McNemar p-values, and what each step fixed
@@ -735,10 +848,71 @@ def compare(
         repo_paths=repo_paths,
         unsafe_no_sandbox=unsafe_no_sandbox,
     )
+    if html_path is not None:
+        from replay.reports.compare_html import page
+
+        store = ctx.store()
+        try:
+            stored = {(o.task_id, o.postprocess): o for o in store.outcomes(run_id)}
+            languages = {t.id: t.language for t in store.tasks(run_id)}
+        finally:
+            store.close()
+        html_path.write_text(page(comparison, stored, languages), encoding="utf-8")
+        err.print(f"the comparison with examples: {html_path}")
     if as_json:
         click.echo(json.dumps(comparison.to_json(), indent=2))
     else:
         render_comparison(comparison, out)
+
+
+@cli.command()
+@click.argument("run_ids", nargs=-1, required=True)
+@click.option(
+    "--postprocess", "-p", "preset", type=PresetType(), default="none", show_default=True, help="Compare the models under this preset."
+)
+@click.option("--markdown", "markdown_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the tables as markdown.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the tables and charts as HTML.")
+@click.option("--json", "as_json", is_flag=True, help="Print everything as JSON instead of tables.")
+@click.option("--resamples", type=click.IntRange(100), default=10_000, show_default=True, help="Bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@pass_context
+def models(
+    ctx: Context,
+    run_ids: tuple[str, ...],
+    preset: str,
+    markdown_path: Path | None,
+    html_path: Path | None,
+    as_json: bool,
+    resamples: int,
+    seed: int,
+) -> None:
+    """Compare the models of RUN_IDS (one run per model, on the same tasks) from the stored
+    outcomes: pass@1 with 95% bootstrap intervals and pass@n over every sample, DevBench's line-0
+    exact match and cosine, pass@1 per language and category, and paired tests between models
+    (exact McNemar on sample 0, paired bootstrap on per-task pass@1) with how often neighbours
+    swap places under the bootstrap."""
+    from replay.reports import models as comparison
+    from replay.reports.model_runs import load_model_runs
+
+    store = ctx.store()
+    try:
+        runs, strata = load_model_runs(store, run_ids, preset)
+    finally:
+        store.close()
+    try:
+        result = comparison.compare_models(runs, strata, resamples=resamples, seed=seed)
+    except ValueError as exc:
+        raise SimpilotError(str(exc)) from None
+    if markdown_path is not None:
+        markdown_path.write_text(comparison.markdown(result), encoding="utf-8")
+    if html_path is not None:
+        html_path.write_text(
+            f"<!doctype html><meta charset=utf-8><title>simpilot: models</title>{comparison.html(result)}", encoding="utf-8"
+        )
+    if as_json:
+        click.echo(json.dumps(comparison.to_json(result), indent=2))
+    else:
+        comparison.render(result, out)
 
 
 # -- record -----------------------------------------------------------------------------------

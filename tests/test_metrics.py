@@ -75,4 +75,5 @@ def test_similarity_of_a_missing_answer_is_that_of_an_empty_one() -> None:
     assert similarity(None, "return x", "python") == similarity("", "return x", "python")
     full = similarity("return x", "return x", "python")
     assert full.to_dict() == {"exact_match": 1, "indel_similarity": 1.0, "levenshtein_similarity": 1.0,
-                              "first_line_match": 1, "identifier_em": 1, "identifier_f1": 1.0}
+                              "first_line_match": 1, "identifier_em": 1, "identifier_f1": 1.0,
+                              "devbench_line0": 1, "devbench_cosine": 1.0}

@@ -32,7 +32,9 @@ def _grew_only_by_closers_and_indentation(raw: str, out: str, ctx: HoleContext) 
     assert set(added) <= CLOSERS, f"added {dict(added)}"
     closers = sum(added.values())
     assert closers <= sum(raw.count(c) for c in "([{")
-    width = len(ctx.indent.expandtabs(4)) + 2
+    # reindent may take the indentation of the cursor's line or of the code around it
+    near = [line for line in ctx.prefix.splitlines()[-1:] + ctx.suffix.splitlines()[:2] if line.strip()]
+    width = max(len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) for line in [ctx.indent + "x", *near]) + 2
     assert len(out) <= len(raw) + (raw.count("\n") + 1 + closers) * width + 3 * raw.count("\t")
 
 

@@ -136,3 +136,21 @@ def test_record_resumes_without_asking_twice(tiny_repo: Path, tiny_tasks: list[T
     third = record([scenario], "oracle", out, **common)
     assert (third.recorded, third.skipped) == (1, len(tiny_tasks) - 1)
     assert [a.task_id for a in read_recording_file(target)] == [t.id for t in tiny_tasks]
+
+
+async def test_a_recording_with_samples_gives_them_all_in_order(tiny_repo: Path, tiny_tasks: list[Task], tmp_path: Path) -> None:
+    task = tiny_tasks[0]
+    original = (tiny_repo / task.path).read_bytes()
+    answers = [
+        answer_for(task, Completion(task.id, f"x = {i}", None, 0.0, {}, sample=i), original, "many", {"temperature": 0.2})
+        for i in (2, 0, 1)  # stored out of order: the sample number decides
+    ]
+    write_recording_file(tmp_path / "rec" / f"{task.repo}.jsonl", answers)
+    model = RecordedModel(str(tmp_path / "rec"))
+    assert await model.complete_all(request_for(tiny_repo, task)) == ["x = 0", "x = 1", "x = 2"]
+    assert await model.complete(request_for(tiny_repo, task)) == "x = 0"
+    assert [a.sample for a in read_recording_file(tmp_path / "rec" / f"{task.repo}.jsonl")] == [2, 0, 1]
+    # merging keeps one answer per (task, sample)
+    again = answer_for(task, Completion(task.id, "x = 1 again", None, 0.0, {}, sample=1), original, "many", {})
+    merged = merge(answers, [again], tiny_tasks)
+    assert [(a.sample, a.raw) for a in merged] == [(0, "x = 0"), (1, "x = 1 again"), (2, "x = 2")]

@@ -118,7 +118,8 @@ def expected(db: Path) -> dict:
         counts = Counter(row["status"] for row in rows.values())
         for status, count in counts.items():
             classes[(key, status)] = (count, count / len(rows))
-        names = ("exact_match", "indel_similarity", "levenshtein_similarity", "first_line_match", "identifier_em", "identifier_f1")
+        names = ("exact_match", "indel_similarity", "levenshtein_similarity", "first_line_match", "identifier_em", "identifier_f1",
+                 "devbench_line0", "devbench_cosine")
         metrics[key] = {m: statistics.fmean(row[m] for row in rows.values()) for m in names}
         for task_id, row in rows.items():
             truth, answer = tasks[task_id]["ground_truth"], row["processed"] or ""

@@ -42,3 +42,16 @@ class Model(Protocol):
     async def complete(self, request: CompletionRequest) -> str: ...
 
     async def aclose(self) -> None: ...
+
+
+async def answers(model: Model, request: CompletionRequest) -> list[str]:
+    """Every answer ``model`` gives to ``request``, first one first: a model that offers
+    alternatives (several samples, as an editor cycles through suggestions) has a
+    ``complete_all`` method returning them all; any other gives its one answer."""
+    many = getattr(model, "complete_all", None)
+    if many is None:
+        return [await model.complete(request)]
+    found = list(await many(request))
+    if not found:
+        raise ModelError(f"{model.name} gave no answer")
+    return found

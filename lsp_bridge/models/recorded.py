@@ -3,7 +3,8 @@
 A real model's answers, replayed without the model: the same messy text every time, so a run
 over them reproduces its outcomes bit for bit on any machine. Like the oracle it learns the task
 from what an editor sends — the document's path, the cursor, and the SHA-256 of the document's
-text — and a request no recorded answer was given for is an error, never a guess.
+text — and a request no recorded answer was given for is an error, never a guess. A recording
+with several samples per request answers with all of them (one inline item each).
 """
 
 from __future__ import annotations
@@ -36,11 +37,16 @@ class RecordedModel:
         return len(self._answers)
 
     async def complete(self, request: CompletionRequest) -> str:
+        return (await self.complete_all(request))[0]
+
+    async def complete_all(self, request: CompletionRequest) -> list[str]:
+        """Every answer recorded for ``request``, by sample number (a recording of one sample
+        per request gives one)."""
         digest = text_sha256(request.text)
-        for answer in self._answers.candidates(request):
-            if answer.document_sha256 == digest:
-                return answer.raw
-        raise no_match(self.name, request)
+        found = sorted((a for a in self._answers.candidates(request) if a.document_sha256 == digest), key=lambda a: a.sample)
+        if not found:
+            raise no_match(self.name, request)
+        return [a.raw for a in found]
 
     async def aclose(self) -> None:
         return None

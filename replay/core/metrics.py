@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from replay.core.devbench_metrics import bow_cosine, line0_exact_match
+
 JAVA_KEYWORDS = frozenset(
     """abstract assert boolean break byte case catch char class const continue default do double else enum
     extends final finally float for goto if implements import instanceof int interface long native new
@@ -48,6 +50,8 @@ class Similarity:
     first_line_match: int
     identifier_em: int
     identifier_f1: float
+    devbench_line0: int  # DevBench's own two metrics (devbench_metrics.py), named as DevBench's
+    devbench_cosine: float
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
@@ -61,6 +65,8 @@ METRIC_LABELS = {
     "first_line_match": "first-line exact match",
     "identifier_em": "identifier EM (CrossCodeEval)",
     "identifier_f1": "identifier F1 (CrossCodeEval)",
+    "devbench_line0": "line-0 exact match (DevBench)",
+    "devbench_cosine": "bag-of-words cosine (DevBench)",
 }
 
 
@@ -126,4 +132,6 @@ def similarity(answer: str | None, truth: str, language: str) -> Similarity:
         first_line_match(text, truth),
         em,
         f1,
+        line0_exact_match(text, truth),
+        bow_cosine(text, truth),
     )

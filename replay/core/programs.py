@@ -17,3 +17,11 @@ def join(left: str, right: str) -> str:
     if not left or not right or left.endswith("\n") or right.startswith("\n"):
         return left + right
     return left + "\n" + right
+
+
+def fill(prefix: str, answer: str, suffix: str) -> str:
+    """The program with ``answer`` in its hole, joined as DevBench's harness joins an answer: an
+    answer that does not start on a new line after a prefix that does not end with one gets its
+    own line, and so does the suffix after it. DevBench asks for lines to put between prefix and
+    suffix, so an answer given that way must not be glued onto the cursor's line."""
+    return join(join(prefix, answer), suffix)

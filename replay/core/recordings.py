@@ -29,7 +29,9 @@ class RecordedAnswer:
     document's repository-relative ``path``, the cursor (0-based line, UTF-16 character), and the
     SHA-256 of the document's text (``document_sha256``; the file with the hole removed).
     ``file_sha256`` pins the untouched file the task was cut from; ``settings`` are the model
-    settings the answer was asked with (no secrets: only the name of a key's variable)."""
+    settings the answer was asked with (no secrets: only the name of a key's variable).
+    ``sample`` numbers the answers of a model that gave several to the same request (0 first);
+    the recorded model gives them all, in that order."""
 
     task_id: str
     repo: str
@@ -43,6 +45,7 @@ class RecordedAnswer:
     latency_ms: float
     model: str
     settings: dict[str, Any] = field(default_factory=dict)
+    sample: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class RecordedAnswer:
             "latency_ms": self.latency_ms,
             "model": self.model,
             "settings": self.settings,
+            "sample": self.sample,
         }
 
     @classmethod
@@ -74,6 +78,7 @@ class RecordedAnswer:
             latency_ms=float(d["latency_ms"]),
             model=str(d["model"]),
             settings=dict(d.get("settings") or {}),
+            sample=int(d.get("sample", 0)),
         )
 
 
@@ -140,13 +145,14 @@ def answer_for(task: Task, completion: Completion, original: bytes, model: str, 
         latency_ms=round(completion.latency_ms, 1),
         model=model,
         settings=settings,
+        sample=completion.sample,
     )
 
 
 def merge(existing: Iterable[RecordedAnswer], new: Iterable[RecordedAnswer], order: Sequence[Task]) -> list[RecordedAnswer]:
-    """Old and new answers, one per task (a new one wins), in scenario order; answers for tasks
-    not in ``order`` (another sample, an older scenario file) are kept, last, by task id."""
-    by_id = {a.task_id: a for a in existing}
-    by_id.update((a.task_id, a) for a in new)
+    """Old and new answers, one per (task, sample) (a new one wins), in scenario order; answers
+    for tasks not in ``order`` (another sample, an older scenario file) are kept, last, by task id."""
+    by_id = {(a.task_id, a.sample): a for a in existing}
+    by_id.update(((a.task_id, a.sample), a) for a in new)
     rank = {t.id: i for i, t in enumerate(order)}
-    return sorted(by_id.values(), key=lambda a: (rank.get(a.task_id, len(rank)), a.task_id))
+    return sorted(by_id.values(), key=lambda a: (rank.get(a.task_id, len(rank)), a.task_id, a.sample))

@@ -267,13 +267,18 @@ class Task:
 
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """What came back for one task: the raw text exactly as the server sent it, or an error."""
+    """What came back for one task: the raw text exactly as the server sent it, or an error.
+
+    A model may give several answers to one request (samples, or an editor's alternative
+    suggestions): each is its own completion, numbered by ``sample`` in the order the server
+    listed them, 0 first; an error is stored once, as sample 0."""
 
     task_id: str
     raw: str | None
     error: str | None = None
     latency_ms: float = 0.0
     request: dict[str, Any] = field(default_factory=dict)
+    sample: int = 0
 
     @property
     def ok(self) -> bool:
@@ -282,7 +287,7 @@ class Completion:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The verdict for one (task, post-processor) pair of a run."""
+    """The verdict for one (task, post-processor, sample) of a run."""
 
     task_id: str
     postprocess: str
@@ -292,6 +297,7 @@ class Outcome:
     duration_s: float = 0.0
     output_tail: str = ""
     steps: tuple[str, ...] = ()
+    sample: int = 0
 
     @property
     def passed(self) -> bool:

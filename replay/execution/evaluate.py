@@ -22,6 +22,7 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
+from replay.core.programs import fill
 from replay.core.records import Status, Task
 from replay.execution import java_runner, programs
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
@@ -362,9 +363,11 @@ class Evaluator:
         """Put ``text`` in ``task``'s hole, run the tests and say what happened. A pass is what
         the proof shows (every selected test run and passed), never an exit status."""
         manifest = self.catalog.get(task.repo)
-        patched = apply(task, self.original(task), text)
+        original = self.original(task)
         if manifest.programs is not None:
-            return self._evaluate_program(manifest, task, text, patched.decode("utf-8"), timeout, cpu)
+            program = fill(original[: task.span.start_byte].decode("utf-8"), text, original[task.span.end_byte :].decode("utf-8"))
+            return self._evaluate_program(manifest, task, text, program, timeout, cpu)
+        patched = apply(task, original, text)
         if task.language == "python":
             bad = compile_status(patched.decode("utf-8"), task.path)
             if bad is not None:

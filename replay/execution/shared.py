@@ -17,18 +17,23 @@ Key = tuple[str, str, str, float | None, float | None]
 
 
 class SharingEvaluator(Evaluator):
-    """Remembers every verdict by (task, file digest, text, wall limit, CPU limit)."""
+    """Remembers every verdict by (task, file digest, text, wall limit, CPU limit); counts the
+    verdicts asked for (``asked``) and the executions made for them (``executed``)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._verdicts: dict[Key, Verdict] = {}
+        self.asked = 0
+        self.executed = 0
 
     def evaluate(self, task: Task, text: str, timeout: float | None = None, cpu: float | None = None) -> Verdict:
         key = (task.id, task.file_sha256, text, timeout, cpu)
         with self._lock:
+            self.asked += 1
             known = self._verdicts.get(key)
             if known is not None:
                 return known
+            self.executed += 1
         verdict = super().evaluate(task, text, timeout, cpu)
         with self._lock:
             self._verdicts.setdefault(key, verdict)

@@ -117,6 +117,11 @@ def _instance(line: str, language: str, category: str, where: str) -> Instance:
         raise SimpilotError(f"{where}: not JSON ({exc})") from None
     if not isinstance(d, dict):
         raise SimpilotError(f"{where}: expected a JSON object")
+    return instance_from(d, language, category, where)
+
+
+def instance_from(d: dict, language: str, category: str, where: str) -> Instance:
+    """The instance in a parsed line of a DevBench file (``where``: its file and line, for messages)."""
     bad = [name for name in _FIELDS if not isinstance(d.get(name), str)]
     if bad or not isinstance(d.get("assertions", ""), str):
         raise SimpilotError(f"{where}: field(s) {', '.join(bad or ['assertions'])} missing or not text")

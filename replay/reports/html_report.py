@@ -13,12 +13,12 @@ own script — can check the figures against the store.
 from __future__ import annotations
 
 import difflib
-import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
+from replay.reports.html_text import esc
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, source_file
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.taxonomy import CLASSES
@@ -41,11 +41,6 @@ CLASS_COLOURS = {
     "toolchain_missing": "#e8e8e8",
 }
 TAIL_LINES = 40
-
-
-def esc(value: Any) -> str:
-    """Text or attribute value, escaped (quotes included)."""
-    return html.escape(str(value), quote=True)
 
 
 def num(x: float | None) -> str:

@@ -10,6 +10,7 @@ import csv
 import hashlib
 import math
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from replay.core.metrics import METRIC_LABELS
 from replay.core.records import Outcome, Task
 from replay.core.scenarios import document_text
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
+from replay.reports.passk import bootstrap_interval, task_pass_at_k
 from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
 from replay.reports.taxonomy import Taxonomy, taxonomy
 from replay.store import RunInfo, Store
@@ -75,6 +77,7 @@ class Section:
     metrics_n: int
     similarity: list[MeanRow] = field(default_factory=list)  # mean indel similarity per stratum
     notable: list[Notable] = field(default_factory=list)
+    samples: SampleSummary | None = None  # runs with several samples per task: pass@k over all of them
 
     @property
     def series(self) -> Series:
@@ -86,6 +89,41 @@ class Section:
 
     def similarity_of(self, dimension: str, value: str) -> float | None:
         return next((m.mean for m in self.similarity if (m.dimension, m.value) == (dimension, value)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SampleSummary:
+    """pass@k of a series whose tasks have several samples (the rest of its section, like every
+    per-task table, is about sample 0: the first suggestion): the unbiased pass@1 over every
+    sample with a task-level bootstrap interval, and pass@n."""
+
+    n: int  # samples per task (the fewest any task has)
+    tasks: int
+    pass_at_1: float
+    low: float
+    high: float
+    pass_at_n: float
+
+
+def sample_summary(outcomes: list[Outcome], preset: str, tasks: Collection[str]) -> SampleSummary | None:
+    """pass@1 and pass@n of ``preset`` over every sample of ``tasks``; None when no task has more than one."""
+    passed: dict[str, list[bool]] = {}
+    for o in outcomes:
+        if o.postprocess == preset and o.task_id in tasks:
+            passed.setdefault(o.task_id, []).append(o.passed)
+    if not passed or max(len(v) for v in passed.values()) < 2:
+        return None
+    n = min(len(v) for v in passed.values())
+    per_task = [task_pass_at_k(v, 1) for v in passed.values()]
+    low, high = bootstrap_interval(per_task)
+    return SampleSummary(
+        n,
+        len(per_task),
+        math.fsum(per_task) / len(per_task),
+        low,
+        high,
+        math.fsum(task_pass_at_k(v, n) for v in passed.values()) / len(passed),
+    )
 
 
 @dataclass
@@ -181,8 +219,10 @@ def build_report(
     ``pairs`` of ((run, preset), (run, preset)) replace the default comparisons."""
     runs = [r for r in (store.run(i) for i in run_ids) if r is not None]
     loaded = []
+    every_sample: dict[str, list[Outcome]] = {}
     for run in runs:
         store.backfill_metrics(run.run_id)
+        every_sample[run.run_id] = store.outcomes(run.run_id, sample=None)
         loaded.append(
             (
                 run,
@@ -205,6 +245,7 @@ def build_report(
     for run, tasks, outcomes, metrics, completions in loaded:
         for preset in presets_of(run, outcomes):
             section = build_section(run, preset, tasks, outcomes, cut, method, metrics)
+            section.samples = sample_summary(every_sample[run.run_id], preset, tasks)
             sections.append(section)
             by_series[(run.run_id, preset)] = (section.series, {o.task_id: o for o in outcomes if o.postprocess == preset}, tasks)
         for o in outcomes:
@@ -298,6 +339,7 @@ def section_json(s: Section) -> dict[str, Any]:
         "taxonomy": asdict(s.taxonomy),
         "metrics": s.metrics,
         "metrics_n": s.metrics_n,
+        "samples": None if s.samples is None else asdict(s.samples),
         "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
         "notable": [asdict(n) for n in s.notable],
     }
@@ -503,6 +545,8 @@ def render(report: Report, console: Console) -> None:
     cut_lines = report.cutoffs.describe()
     for s in report.sections:
         console.print(strata_table(report, s))
+        if s.samples is not None:
+            console.print(f"  {sample_line(s)}", markup=False, highlight=False)
         for dimension, line in cut_lines.items():
             console.print(f"  {dimension}: {line}", markup=False, highlight=False)
         t = s.taxonomy
@@ -579,6 +623,15 @@ def summary_table(report: Report, sections: list[Section] | None = None) -> Tabl
     return table
 
 
+def sample_line(s: Section) -> str:
+    m = s.samples
+    assert m is not None
+    return (
+        f"{s.preset}: pass@1 over {m.n} samples {_pct(m.pass_at_1)}% [{_pct(m.low)} – {_pct(m.high)}], pass@{m.n} {_pct(m.pass_at_n)}% "
+        f"({m.tasks} tasks; the table counts sample 0, the first suggestion)"
+    )
+
+
 def _series_name(series: Series, several: bool) -> str:
     return f"{series.run_id}:{series.preset}" if several else series.preset
 
@@ -593,6 +646,9 @@ def render_summary(report: Report, console: Console, report_command: str) -> Non
         errors = max((k.count for s in mine for k in s.taxonomy.classes if k.status == "model_error"), default=0)
         console.print(escape(f"run {run.run_id} · model {run.model} · {tasks} tasks · {errors} model error(s)"), highlight=False)
         console.print(summary_table(report, mine))
+        for s in mine:
+            if s.samples is not None:
+                console.print(f"  {sample_line(s)}", markup=False, highlight=False)
     for c in report.comparisons:
         overall = next((d for d in c.strata if d.dimension == "all"), None)
         if overall is not None and overall.n:

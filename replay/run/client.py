@@ -91,8 +91,13 @@ class BridgeClient:
     async def complete(self, uri: str, language: str, text: str, cursor: Position) -> tuple[str | None, str | None, float]:
         """``(raw text, error, latency in ms)`` for one request at ``cursor`` of a document
         holding ``text``. Errors from the server are returned, not raised; a dead server raises."""
+        texts, error, latency = await self.complete_all(uri, language, text, cursor)
+        return (texts[0] if texts else None), error, latency
+
+    async def complete_all(self, uri: str, language: str, text: str, cursor: Position) -> tuple[list[str], str | None, float]:
+        """Like :meth:`complete`, with every item the server listed (one per sample), in order."""
         async with self.open_document(uri, language, text) as document:
-            return await document.ask(cursor)
+            return await document.ask_all(cursor)
 
     @asynccontextmanager
     async def open_document(self, uri: str, language: str, text: str) -> AsyncIterator[OpenDocument]:
@@ -146,6 +151,13 @@ class OpenDocument:
     ) -> tuple[str | None, str | None, float]:
         """``(raw text, error, latency in ms)`` for one request at ``cursor``, with the same error
         rules as :meth:`BridgeClient.complete`."""
+        texts, error, latency = await self.ask_all(cursor, trigger_kind)
+        return (texts[0] if texts else None), error, latency
+
+    async def ask_all(
+        self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked
+    ) -> tuple[list[str], str | None, float]:
+        """Like :meth:`ask`, with the text of every item listed, in order."""
         client = self.bridge.client
         params = types.InlineCompletionParams(
             text_document=types.TextDocumentIdentifier(uri=self.uri),
@@ -155,22 +167,19 @@ class OpenDocument:
         start = time.perf_counter()
         try:
             result = await asyncio.wait_for(client.text_document_inline_completion_async(params), REQUEST_TIMEOUT_S)
-            raw, error = _first_insert_text(result), None
+            texts, error = _insert_texts(result), None
         except TimeoutError:
-            raw, error = None, f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
+            texts, error = [], f"no answer from the language server within {REQUEST_TIMEOUT_S:g} s"
         except Exception as exc:  # a JSON-RPC error response, or the server died
             if client.stopped:
                 raise SimpilotError(f"the language server exited: {exc}; results so far are stored, resume with --resume") from None
-            raw, error = None, str(exc) or type(exc).__name__
+            texts, error = [], str(exc) or type(exc).__name__
         latency = (time.perf_counter() - start) * 1000
-        if raw is None and error is None:
+        if not texts and error is None:
             error = "the language server answered no completion item"
-        return raw, error, latency
+        return texts, error, latency
 
 
-def _first_insert_text(result: types.InlineCompletionList | Sequence[types.InlineCompletionItem] | None) -> str | None:
+def _insert_texts(result: types.InlineCompletionList | Sequence[types.InlineCompletionItem] | None) -> list[str]:
     items = result.items if isinstance(result, types.InlineCompletionList) else result
-    if not items:
-        return None
-    text = items[0].insert_text
-    return text if isinstance(text, str) else text.value
+    return [item.insert_text if isinstance(item.insert_text, str) else item.insert_text.value for item in items or ()]

@@ -18,7 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,33 +69,32 @@ def judge(
     wanted: Sequence[Variant],
     advance: Callable[[], None] = lambda: None,
 ) -> None:
-    """Store an outcome for every (task, variant) the run lacks."""
-    completions = store.completions(run_id)
-    stored = {(o.task_id, o.postprocess): o for o in store.outcomes(run_id)}
+    """Store an outcome for every (task, variant, sample) the run lacks."""
+    samples = store.samples(run_id)
+    stored = {(o.task_id, o.postprocess, o.sample): o for o in store.outcomes(run_id, sample=None)}
     by_text: dict[tuple[str, str], Outcome] = {
         (o.task_id, o.processed): o for o in stored.values() if o.processed is not None and o.status is not Status.MODEL_ERROR
     }
-    todo: dict[tuple[str, str], list[tuple[Variant, Task, tuple[str, ...]]]] = {}
+    todo: dict[tuple[str, str], list[tuple[Variant, Task, tuple[str, ...], int]]] = {}
     for task in tasks:
-        completion = completions.get(task.id) or Completion(task.id, None, "no answer stored for this task")
+        answers = samples.get(task.id) or [Completion(task.id, None, "no answer stored for this task")]
         ctx = None
         for v in wanted:
-            if (task.id, v.name) in stored:
-                advance()
-                continue
-            if not completion.ok:
-                store.add_outcome(run_id, model_error(task, completion, v.name))
-                advance()
-                continue
-            if ctx is None:
-                ctx = hole_context(task, evaluator.original(task))[1]
-            processed = run_steps(v.steps, completion.raw or "", ctx)
-            known = by_text.get((task.id, processed.text))
-            if known is not None:
-                store.add_outcome(run_id, _with(known, v.name, processed.changed_by))
-                advance()
-            else:
-                todo.setdefault((task.id, processed.text), []).append((v, task, processed.changed_by))
+            for completion in answers:
+                if (task.id, v.name, completion.sample) in stored:
+                    continue
+                if not completion.ok:
+                    store.add_outcome(run_id, model_error(task, completion, v.name))
+                    continue
+                if ctx is None:
+                    ctx = hole_context(task, evaluator.original(task))[1]
+                processed = run_steps(v.steps, completion.raw or "", ctx)
+                known = by_text.get((task.id, processed.text))
+                if known is not None:
+                    store.add_outcome(run_id, _with(known, v.name, processed.changed_by, completion.sample))
+                else:
+                    todo.setdefault((task.id, processed.text), []).append((v, task, processed.changed_by, completion.sample))
+            advance()
     if not todo:
         return
     references = ReferenceRuns(evaluator, [entries[0][1] for entries in todo.values()])
@@ -108,13 +107,12 @@ def judge(
         futures = {pool.submit(run, key): key for key in todo}
         for future in as_completed(futures):  # the store is written from this thread only
             (task_id, text), verdict = futures[future], future.result()
-            for v, task, steps in todo[(task_id, text)]:
-                store.add_outcome(run_id, outcome(task, v.name, text, steps, verdict))
-                advance()
+            for v, task, steps, sample in todo[(task_id, text)]:
+                store.add_outcome(run_id, outcome(task, v.name, text, steps, verdict, sample))
 
 
-def _with(o: Outcome, name: str, steps: tuple[str, ...]) -> Outcome:
-    return Outcome(o.task_id, name, o.processed, o.status, o.detail, o.duration_s, o.output_tail, steps)
+def _with(o: Outcome, name: str, steps: tuple[str, ...], sample: int) -> Outcome:
+    return Outcome(o.task_id, name, o.processed, o.status, o.detail, o.duration_s, o.output_tail, steps, sample)
 
 
 # -- summarising (pure) -----------------------------------------------------------------------
@@ -145,6 +143,24 @@ class StepEffect:
     fixed: int  # pass with the preset, fail without the step
     broke: int  # fail with the preset, pass without the step
     p_value: float
+    language: str | None = None  # None: every task; else only this language's
+    fixed_samples: int | None = None  # over every sample (runs with several per task), not only sample 0
+    broke_samples: int | None = None
+    fixed_examples: tuple[str, ...] = ()  # a few of the tasks (sample 0), for the drill-down
+    broke_examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LanguageRow:
+    """A preset against the first preset on one language's tasks (sample 0)."""
+
+    preset: str
+    language: str
+    n: int
+    passed: int
+    only_this: int
+    only_first: int
+    p_value: float
 
 
 @dataclass(frozen=True)
@@ -153,6 +169,7 @@ class PresetComparison:
     model: str
     rows: list[PresetRow]
     steps: list[StepEffect]
+    languages: list[LanguageRow] = field(default_factory=list)  # when the tasks span several languages
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +179,7 @@ class PresetComparison:
             "test": "exact McNemar, two-sided",
             "presets": [asdict(r) for r in self.rows],
             "steps": [asdict(s) for s in self.steps],
+            "languages": [asdict(r) for r in self.languages],
         }
 
 
@@ -172,9 +190,13 @@ def summarise(
     presets: Sequence[str],
     outcomes: Sequence[Outcome],
     similarity: Mapping[tuple[str, str], float] | None = None,
+    languages: Mapping[str, str] | None = None,
+    every_sample: Sequence[Outcome] | None = None,
 ) -> PresetComparison:
-    """The comparison, from outcome rows (and the stored indel similarity of each, by (task id,
-    preset), when given)."""
+    """The comparison, from outcome rows of sample 0 (and the stored indel similarity of each, by
+    (task id, preset), when given). With ``languages`` (task id → language) spanning several, each
+    preset and step is also compared per language; with ``every_sample`` (the outcomes of every
+    sample) each step's fixed and broke are also counted over all samples."""
     ids = set(task_ids)
     passed: dict[str, set[str]] = {}
     statuses: dict[str, Counter[str]] = {}
@@ -208,15 +230,61 @@ def summarise(
                 _mean_similarity(similarity, p, ids),
             )
         )
+    language_of = dict(languages or {})
+    spoken = sorted({language_of[t] for t in ids if t in language_of})
+    groups: list[tuple[str | None, set[str]]] = [(None, ids)]
+    if len(spoken) > 1:
+        groups += [(lang, {t for t in ids if language_of.get(t) == lang}) for lang in spoken]
+    by_sample = _passing_samples(every_sample or (), ids)
     effects = []
-    for v in variants(presets):
-        if v.without is None:
-            continue
-        with_step = passed.get(v.preset, set()) & ids
-        without = passed.get(v.name, set()) & ids
-        fixed, broke = len(with_step - without), len(without - with_step)
-        effects.append(StepEffect(v.preset, v.without, fixed, broke, mcnemar_exact(fixed, broke)))
-    return PresetComparison(run_id, model, rows, effects)
+    for language, members in groups:
+        for v in variants(presets):
+            if v.without is None:
+                continue
+            with_step = passed.get(v.preset, set()) & members
+            without = passed.get(v.name, set()) & members
+            fixed, broke = sorted(with_step - without), sorted(without - with_step)
+            fixed_samples = broke_samples = None
+            if by_sample:
+                with_all = {k for k in by_sample.get(v.preset, set()) if k[0] in members}
+                without_all = {k for k in by_sample.get(v.name, set()) if k[0] in members}
+                fixed_samples, broke_samples = len(with_all - without_all), len(without_all - with_all)
+            effects.append(
+                StepEffect(
+                    v.preset,
+                    v.without,
+                    len(fixed),
+                    len(broke),
+                    mcnemar_exact(len(fixed), len(broke)),
+                    language,
+                    fixed_samples,
+                    broke_samples,
+                    tuple(fixed[:EXAMPLES]),
+                    tuple(broke[:EXAMPLES]),
+                )
+            )
+    per_language = []
+    for language, members in groups[1:]:
+        first_here = first & members
+        for p in presets[1:]:
+            mine = passed.get(p, set()) & members
+            a, b = len(mine - first_here), len(first_here - mine)
+            per_language.append(LanguageRow(p, str(language), len(members), len(mine), a, b, mcnemar_exact(a, b)))
+    return PresetComparison(run_id, model, rows, effects, per_language)
+
+
+EXAMPLES = 3  # tasks named per step and direction
+
+
+def _passing_samples(outcomes: Sequence[Outcome], ids: set[str]) -> dict[str, set[tuple[str, int]]]:
+    """(task, sample) pairs passing under each preset, when some task has more than one sample."""
+    if not any(o.sample for o in outcomes):
+        return {}
+    found: dict[str, set[tuple[str, int]]] = {}
+    for o in outcomes:
+        if o.passed and o.task_id in ids:
+            found.setdefault(o.postprocess, set()).add((o.task_id, o.sample))
+    return found
 
 
 def _mean_similarity(similarity: Mapping[tuple[str, str], float] | None, preset: str, ids: set[str]) -> float | None:
@@ -277,15 +345,37 @@ def render(c: PresetComparison, console: Console) -> None:
     for r in c.rows:
         failures = ", ".join(f"{k} {v}" for k, v in r.statuses.items() if k != "pass") or "none"
         console.print(f"  {r.preset} failures: {failures}", highlight=False)
-    steps = _table("what each step does (ablation: the preset without that step)", "preset", "step", "fixed", "broke", "McNemar p", left=2)
+    overall = [s for s in c.steps if s.language is None]
+    samples = any(s.fixed_samples is not None for s in overall)
+    extra = ("fixed, all", "broke, all") if samples else ()
+    steps = _table(
+        "what each step does (ablation: the preset without that step)", "preset", "step", "fixed", "broke", "McNemar p", *extra, left=2
+    )
     last = None
-    for s in c.steps:
+    for s in overall:
         if last is not None and s.preset != last:
             steps.add_section()
         last = s.preset
-        steps.add_row(s.preset, s.step, str(s.fixed), str(s.broke), f"{s.p_value:.3g}")
+        more = (str(s.fixed_samples), str(s.broke_samples)) if samples else ()
+        steps.add_row(s.preset, s.step, str(s.fixed), str(s.broke), f"{s.p_value:.3g}", *more)
     console.print(steps)
-    console.print("  fixed: passes with the preset, fails without the step · broke: the other way round")
+    console.print(
+        "  fixed: passes with the preset, fails without the step · broke: the other way round"
+        + (" · counted on sample 0 (McNemar's pairs); 'all': over every sample" if samples else ""),
+        markup=False,
+        highlight=False,
+    )
+    if c.languages:
+        table = _table(escape(f"per language, paired with {first}"), "preset", "language", "pass", "+ / −", "McNemar p", left=2)
+        for lr in c.languages:
+            table.add_row(lr.preset, lr.language, f"{lr.passed}/{lr.n}", f"+{lr.only_this} / −{lr.only_first}", f"{lr.p_value:.3g}")
+        console.print(table)
+        moved = [s for s in c.steps if s.language is not None and (s.fixed or s.broke)]
+        if moved:
+            table = _table("steps that changed a verdict, per language", "preset", "step", "language", "fixed", "broke", left=3)
+            for s in moved:
+                table.add_row(s.preset, s.step, str(s.language), str(s.fixed), str(s.broke))
+            console.print(table)
 
 
 def compare_run(
@@ -323,7 +413,16 @@ def compare_run(
             bar.update(tid, total=len(tasks) * len(wanted))
             judge(store, run_id, evaluator, tasks, wanted, lambda: bar.advance(tid))
         similarity = {key: m.indel_similarity for key, m in store.metrics(run_id).items()}
-        comparison = summarise(run_id, run.model, [t.id for t in tasks], presets, store.outcomes(run_id), similarity)
+        comparison = summarise(
+            run_id,
+            run.model,
+            [t.id for t in tasks],
+            presets,
+            store.outcomes(run_id),
+            similarity,
+            {t.id: t.language for t in tasks},
+            store.outcomes(run_id, sample=None),
+        )
     finally:
         store.close()
     return comparison

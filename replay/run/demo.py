@@ -1,7 +1,8 @@
 """The demo's runs (``simpilot demo``): the bundled scenarios replayed by the oracle and the empty
 model, and by every recorded model under the four presets; the bundled DevBench sample
-(``scenarios/devbench/``: single programs in several languages) by the oracle and the empty model;
-all sharing one evaluator.
+(``scenarios/devbench/``: single programs in several languages) by the oracle, the empty model
+and the recorded answers of a few of the models DevBench evaluated (five samples each, with and
+without post-processing); all sharing one evaluator.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
             ("demo-devbench-oracle", "oracle", ("simcopilot",), None, devbench),
             ("demo-devbench-empty", "empty", ("simcopilot",), None, devbench),
         ]
+        for folder in sorted(p for p in (scenario_dir / "devbench" / "recordings").glob("*") if p.is_dir()):
+            # models people use, five samples each as DevBench recorded them (on the tasks they answered): models that pass
+            answered = {a.task_id for a in read_recordings(folder)}
+            runs.append((f"demo-devbench-{folder.name}", f"recorded:{folder}", ("none", "simcopilot"), answered, devbench))
     sizes = {scenarios: count, devbench: programs}
     total = sum((sizes[files] if only is None else len(only)) * len(presets) for _, _, presets, only, files in runs)
     recorded_models = sum(1 for run in runs if run[1].startswith("recorded:"))

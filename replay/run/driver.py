@@ -22,6 +22,8 @@ from replay.core.records import Task
 from replay.core.scenarios import read_tasks
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
+from replay.execution.shared import SharingEvaluator
+from replay.reports.model_runs import shown_model
 from replay.run.client import bridge_command
 from replay.run.models_config import resolve_model
 from replay.run.pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
@@ -175,3 +177,47 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
             on_completion=lambda c: store.add_completion(settings.run_id, c),
         )
     )
+
+
+def run_models(
+    db: Path,
+    scenarios: tuple[Path, ...],
+    models: tuple[str, ...],
+    presets: tuple[str, ...],
+    *,
+    run_prefix: str | None,
+    resume: bool,
+    jobs: int,
+    repo_paths: tuple[str, ...] = (),
+    models_file: Path | None = None,
+    unsafe_no_sandbox: bool = False,
+    full_suite: bool = False,
+) -> tuple[list[str], SharingEvaluator]:
+    """One run per model over the same ``scenarios``, one after the other, sharing the work
+    copies and every verdict: an answer several models give is executed once. Run ids are
+    ``PREFIX-MODEL`` (a resume names the same prefix); without a prefix, each model's default.
+    Returns the run ids and the evaluator, whose counts say how many executions were made."""
+    catalog = catalog_for(scenarios, repo_paths)
+    run_ids = []
+    evaluator = SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite)
+    with evaluator:
+        for model in models:
+            name = shown_model(redact_model_name(model)).replace("/", "_").replace(":", "-")
+            run_ids.append(
+                run_replay(
+                    db,
+                    scenarios,
+                    model,
+                    presets,
+                    run_id=f"{run_prefix}-{name}" if run_prefix else None,
+                    resume=resume,
+                    jobs=jobs,
+                    repo_paths=repo_paths,
+                    models_file=models_file,
+                    unsafe_no_sandbox=unsafe_no_sandbox,
+                    full_suite=full_suite,
+                    catalog=catalog,
+                    evaluator=evaluator,
+                )
+            )
+    return run_ids, evaluator

@@ -178,11 +178,16 @@ def check_resume(store: Store, run: RunInfo, settings: ReplaySettings, scenario_
 
 def model_error(task: Task, completion: Completion, preset: str) -> Outcome:
     """The outcome of a request that got no answer: nothing to run."""
-    return Outcome(task.id, preset, None, Status.MODEL_ERROR, completion.error or "no answer")
+    return Outcome(task.id, preset, None, Status.MODEL_ERROR, completion.error or "no answer", sample=completion.sample)
 
 
-def outcome(task: Task, preset: str, text: str, steps: tuple[str, ...], verdict: Verdict) -> Outcome:
-    return Outcome(task.id, preset, text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, steps)
+def outcome(task: Task, preset: str, text: str, steps: tuple[str, ...], verdict: Verdict, sample: int = 0) -> Outcome:
+    return Outcome(task.id, preset, text, verdict.status, verdict.detail, verdict.duration_s, verdict.output_tail, steps, sample)
+
+
+def answered(samples: list[Completion] | None) -> bool:
+    """Whether a request's stored answers are complete: at least one, and none an error."""
+    return bool(samples) and all(c.ok for c in samples or ())
 
 
 # -- workers and executors ----------------------------------------------------------------------
@@ -344,7 +349,7 @@ async def replay_run(
     from replay.run.client import BridgeClient  # here, not at the top: Ray workers import this module and need no LSP client
 
     run_id = settings.run_id
-    completions = store.completions(run_id)
+    stored = store.samples(run_id)
     done = store.outcome_keys(run_id)
     roots = sorted({evaluator.catalog.get(t.repo).root for t in tasks})
     init_options = {"model": settings.model_spec, "postprocess": None}
@@ -354,11 +359,11 @@ async def replay_run(
         timeouts = Timeouts(executor)
         async with BridgeClient(list(settings.server_command), init_options, roots, settings.log) as client:
 
-            async def ask(task: Task) -> Completion:
+            async def ask(task: Task) -> list[Completion]:
                 document, _ = hole_context(task, evaluator.original(task))
                 uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
                 async with requests:
-                    raw, error, latency = await client.complete(uri, task.language, document, task.cursor)
+                    texts, error, latency = await client.complete_all(uri, task.language, document, task.cursor)
                 request = {
                     "uri": uri,
                     "line": task.cursor.line,
@@ -366,38 +371,41 @@ async def replay_run(
                     "kind": task.kind.value,
                     "server_pid": client.pid,
                 }
-                return Completion(task.id, raw, error, latency, request)
+                if error is not None:
+                    return [Completion(task.id, None, error, latency, request)]
+                return [Completion(task.id, text, None, latency, request, i) for i, text in enumerate(texts)]
 
             async def handle(task: Task) -> None:
-                completion = completions.get(task.id)
-                fresh = completion is None or not completion.ok
+                samples = stored.get(task.id)
+                fresh = not answered(samples)
                 if fresh:
-                    completion = await ask(task)
-                    store.add_completion(run_id, completion)
-                assert completion is not None  # stored, or asked for just now
-                # Presets often turn an answer into the same text: each distinct text is tested
-                # once and its verdict given to every preset that produced it.
+                    samples = await ask(task)
+                    store.add_completions(run_id, samples)
+                assert samples  # stored, or asked for just now
+                # Presets and samples often give the same text: each distinct text is tested once
+                # and its verdict given to every (preset, sample) that produced it.
                 verdicts: dict[str, asyncio.Future[Verdict]] = {}
                 ctx = None
                 for preset in settings.presets:
-                    if not fresh and (task.id, preset) in done:
-                        advance()
-                        continue
-                    if not completion.ok:
-                        store.add_outcome(run_id, model_error(task, completion, preset))
-                        advance()
-                        continue
-                    if ctx is None:
-                        ctx = hole_context(task, evaluator.original(task))[1]
-                    processed = run_preset(preset, completion.raw or "", ctx)
-                    if processed.text not in verdicts:
-                        verdicts[processed.text] = asyncio.ensure_future(timeouts.judge(evaluator.catalog, task, processed.text))
-                    verdict = await verdicts[processed.text]
-                    store.add_outcome(run_id, outcome(task, preset, processed.text, processed.changed_by, verdict))
+                    for completion in samples:
+                        if not fresh and (task.id, preset, completion.sample) in done:
+                            continue
+                        if not completion.ok:
+                            store.add_outcome(run_id, model_error(task, completion, preset))
+                            continue
+                        if ctx is None:
+                            ctx = hole_context(task, evaluator.original(task))[1]
+                        processed = run_preset(preset, completion.raw or "", ctx)
+                        if processed.text not in verdicts:
+                            verdicts[processed.text] = asyncio.ensure_future(timeouts.judge(evaluator.catalog, task, processed.text))
+                        verdict = await verdicts[processed.text]
+                        store.add_outcome(run_id, outcome(task, preset, processed.text, processed.changed_by, verdict, completion.sample))
                     advance()
 
             await asyncio.gather(*(handle(t) for t in tasks))
     finally:
         executor.close()
-    if all(c.ok for c in store.completions(run_id).values()) and len(store.outcome_keys(run_id)) == len(tasks) * len(settings.presets):
+    final = store.samples(run_id)
+    expected = sum(len(final.get(t.id, ())) for t in tasks) * len(settings.presets)
+    if all(answered(final.get(t.id)) for t in tasks) and len(store.outcome_keys(run_id)) == expected:
         store.finish_run(run_id)

@@ -18,7 +18,7 @@ from typing import Any
 
 from replay.core.errors import SimpilotError
 from replay.core.locations import catalog_for
-from replay.core.recordings import answer_for, merge, read_recording_file, sample_tasks, write_recording_file
+from replay.core.recordings import RecordedAnswer, answer_for, merge, read_recording_file, sample_tasks, write_recording_file
 from replay.core.scenarios import file_digest, read_tasks, write_tasks
 from replay.run.driver import run_replay
 from replay.run.models_config import resolve_model
@@ -120,19 +120,22 @@ def record(
                 unsafe_no_sandbox=unsafe_no_sandbox,
                 store=store,
             )
-            completions = store.completions(run_id)
+            samples = store.samples(run_id)
             root = catalog.get(repo).root
-            new = []
+            new: list[RecordedAnswer] = []
+            failed = 0
             for task in pending:
-                completion = completions.get(task.id)
-                if completion is None or not completion.ok:
-                    errors.append(f"{task.id}: {completion.error if completion else 'not asked'}")
+                answers = samples.get(task.id)
+                if not answers or not all(c.ok for c in answers):
+                    errors.append(f"{task.id}: {answers[0].error if answers else 'not asked'}")
+                    failed += 1
                     continue
-                new.append(answer_for(task, completion, (root / task.path).read_bytes(), model, settings))
+                original = (root / task.path).read_bytes()
+                new += [answer_for(task, completion, original, model, settings) for completion in answers]
             write_recording_file(target, merge(existing, new, [t for t in tasks if t.repo == repo]))
-            recorded += len(new)
+            recorded += len(pending) - failed
             files.append(target)
-            say(f"{repo}: {len(new)} answer(s) written to {target}, {len(pending) - len(new)} model error(s)")
+            say(f"{repo}: {len(pending) - failed} task(s)' answers ({len(new)} in all) written to {target}, {failed} model error(s)")
     finally:
         store.close()
     return RecordingSummary(out, recorded, skipped, tuple(errors), tuple(files))

@@ -37,12 +37,12 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE TABLE IF NOT EXISTS completions (
     run_id TEXT NOT NULL, task_id TEXT NOT NULL, raw TEXT, error TEXT, latency_ms REAL NOT NULL,
-    request TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id)
+    request TEXT NOT NULL, created TEXT NOT NULL, sample INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, task_id, sample)
 );
 CREATE TABLE IF NOT EXISTS outcomes (
     run_id TEXT NOT NULL, task_id TEXT NOT NULL, postprocess TEXT NOT NULL, processed TEXT,
     status TEXT NOT NULL, detail TEXT NOT NULL, duration_s REAL NOT NULL, output_tail TEXT NOT NULL,
-    steps TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id, postprocess)
+    steps TEXT NOT NULL, created TEXT NOT NULL, sample INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, task_id, postprocess, sample)
 );
 CREATE TABLE IF NOT EXISTS presets (
     run_id TEXT NOT NULL, name TEXT NOT NULL, steps TEXT NOT NULL, PRIMARY KEY (run_id, name)
@@ -59,8 +59,11 @@ METRIC_COLUMNS = (
     ("first_line_match", "INTEGER"),
     ("identifier_em", "INTEGER"),
     ("identifier_f1", "REAL"),
+    ("devbench_line0", "INTEGER"),
+    ("devbench_cosine", "REAL"),
 )
-_OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created"
+_ANY_METRIC_MISSING = " OR ".join(f"{name} IS NULL" for name, _ in METRIC_COLUMNS)
+_OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created, sample"
 # A run's configuration (replay/run/run_config.py: model settings, presets, sandbox, suite) as JSON and
 # its hash, added to databases made before they existed; such runs have NULL in both.
 RUN_COLUMNS = (("config", "TEXT"), ("config_hash", "TEXT"))
@@ -114,6 +117,7 @@ class Store:
             self.db = sqlite3.connect(path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self._key_samples()
             self.db.executescript(_SCHEMA)
             self._add_columns("outcomes", METRIC_COLUMNS)
             self._add_columns("runs", RUN_COLUMNS)
@@ -122,6 +126,21 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def _key_samples(self) -> None:
+        """Give a database made before samples existed the ``sample`` column, as part of the key
+        of completions and outcomes: SQLite cannot change a primary key in place, so the two
+        tables are rebuilt (in one transaction) and their rows become sample 0."""
+        for table in ("completions", "outcomes"):
+            have = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]
+            if not have or "sample" in have:
+                continue
+            create = next(part for part in _SCHEMA.split(";") if f"EXISTS {table} (" in part)
+            with self._transaction():
+                self.db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+                self.db.execute(create)
+                self.db.execute(f"INSERT INTO {table} ({', '.join(have)}) SELECT {', '.join(have)} FROM old_{table}")
+                self.db.execute(f"DROP TABLE old_{table}")
 
     def _add_columns(self, table: str, columns: tuple[tuple[str, str], ...]) -> None:
         """Add the ``columns`` a database made by an older version lacks (their rows get NULL)."""
@@ -200,21 +219,43 @@ class Store:
         ]
 
     def add_completion(self, run_id: str, c: Completion) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?,?,?)",
-            (run_id, c.task_id, c.raw, c.error, c.latency_ms, json.dumps(c.request, sort_keys=True), _now()),
-        )
+        self.add_completions(run_id, [c])
+
+    def add_completions(self, run_id: str, answers: list[Completion]) -> None:
+        """Store the answers to one request (every sample, or its error) together: a resume must
+        never find half of a request's samples and take them for all of them. The request's
+        earlier answers go first (a re-asked request may come back with fewer samples)."""
+        with self._transaction():
+            for task_id in {c.task_id for c in answers}:
+                self.db.execute("DELETE FROM completions WHERE run_id=? AND task_id=?", (run_id, task_id))
+            self.db.executemany(
+                "INSERT INTO completions (run_id, task_id, raw, error, latency_ms, request, created, sample) VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (run_id, c.task_id, c.raw, c.error, c.latency_ms, json.dumps(c.request, sort_keys=True), _now(), c.sample)
+                    for c in answers
+                ],
+            )
 
     def completions(self, run_id: str) -> dict[str, Completion]:
-        rows = self.db.execute("SELECT task_id, raw, error, latency_ms, request FROM completions WHERE run_id=?", (run_id,))
-        return {r[0]: Completion(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
+        """Each task's first answer (sample 0), by task id."""
+        return {task_id: answers[0] for task_id, answers in self.samples(run_id).items()}
+
+    def samples(self, run_id: str) -> dict[str, list[Completion]]:
+        """Every answer of ``run_id``, by task id, in sample order."""
+        rows = self.db.execute(
+            "SELECT task_id, raw, error, latency_ms, request, sample FROM completions WHERE run_id=? ORDER BY task_id, sample", (run_id,)
+        )
+        out: dict[str, list[Completion]] = {}
+        for r in rows:
+            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]))
+        return out
 
     def add_outcome(self, run_id: str, o: Outcome) -> None:
         """Store one verdict with its similarity to the task's ground truth (when the task is stored)."""
         names = _OUTCOME_COLUMNS + "".join(f", {name}" for name, _ in METRIC_COLUMNS)
         metrics = self._similarity(run_id, o.task_id, o.processed)
         self.db.execute(
-            f"INSERT OR REPLACE INTO outcomes ({names}) VALUES ({','.join('?' * (10 + len(METRIC_COLUMNS)))})",
+            f"INSERT OR REPLACE INTO outcomes ({names}) VALUES ({','.join('?' * (11 + len(METRIC_COLUMNS)))})",
             (
                 run_id,
                 o.task_id,
@@ -226,6 +267,7 @@ class Store:
                 o.output_tail,
                 json.dumps(list(o.steps)),
                 _now(),
+                o.sample,
                 *(tuple(metrics.to_dict().values()) if metrics else (None,) * len(METRIC_COLUMNS)),
             ),
         )
@@ -249,33 +291,50 @@ class Store:
     def backfill_metrics(self, run_id: str) -> int:
         """Compute the metrics of ``run_id``'s outcomes stored without them; how many were filled."""
         missing = self.db.execute(
-            "SELECT task_id, postprocess, processed FROM outcomes WHERE run_id=? AND exact_match IS NULL", (run_id,)
+            f"SELECT task_id, postprocess, processed, sample FROM outcomes WHERE run_id=? AND ({_ANY_METRIC_MISSING})", (run_id,)
         ).fetchall()
         sets = ", ".join(f"{name}=?" for name, _ in METRIC_COLUMNS)
         filled = 0
         with self._transaction():  # all filled in, or none
-            for task_id, preset, processed in missing:
+            for task_id, preset, processed, sample in missing:
                 metrics = self._similarity(run_id, task_id, processed)
                 if metrics is not None:
                     self.db.execute(
-                        f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=?",
-                        (*metrics.to_dict().values(), run_id, task_id, preset),
+                        f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=? AND sample=?",
+                        (*metrics.to_dict().values(), run_id, task_id, preset, sample),
                     )
                     filled += 1
         return filled
 
-    def metrics(self, run_id: str) -> dict[tuple[str, str], Similarity]:
-        """The stored metrics of ``run_id``'s outcomes by (task id, preset); rows without them are left out."""
+    def metrics(self, run_id: str, sample: int | None = 0) -> dict[tuple[str, str], Similarity]:
+        """The stored metrics of ``run_id``'s outcomes of ``sample`` (None: every sample, the
+        later ones last) by (task id, preset); rows without them are left out."""
         names = ", ".join(name for name, _ in METRIC_COLUMNS)
-        rows = self.db.execute(f"SELECT task_id, postprocess, {names} FROM outcomes WHERE run_id=? AND exact_match IS NOT NULL", (run_id,))
+        rows = self.db.execute(
+            f"SELECT task_id, postprocess, {names} FROM outcomes WHERE run_id=? AND NOT ({_ANY_METRIC_MISSING})"
+            " AND (? IS NULL OR sample=?) ORDER BY sample",
+            (run_id, sample, sample),
+        )
         return {(r[0], r[1]): Similarity(*r[2:]) for r in rows}
 
-    def outcomes(self, run_id: str) -> list[Outcome]:
+    def sample_metrics(self, run_id: str) -> dict[tuple[str, str, int], Similarity]:
+        """The stored metrics of every outcome of ``run_id`` by (task id, preset, sample)."""
+        names = ", ".join(name for name, _ in METRIC_COLUMNS)
         rows = self.db.execute(
-            "SELECT task_id, postprocess, processed, status, detail, duration_s, output_tail, steps FROM outcomes WHERE run_id=? ORDER BY rowid",
-            (run_id,),
+            f"SELECT task_id, postprocess, sample, {names} FROM outcomes WHERE run_id=? AND NOT ({_ANY_METRIC_MISSING})", (run_id,)
         )
-        return [Outcome(r[0], r[1], r[2], Status(r[3]), r[4], r[5], r[6], tuple(json.loads(r[7]))) for r in rows]
+        return {(r[0], r[1], r[2]): Similarity(*r[3:]) for r in rows}
+
+    def outcomes(self, run_id: str, sample: int | None = 0) -> list[Outcome]:
+        """The outcomes of ``run_id`` for ``sample`` (None: every sample), in the order stored.
+        Sample 0 is the first answer of each request: what an editor shows first, and all a
+        single-sample run has."""
+        rows = self.db.execute(
+            "SELECT task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, sample FROM outcomes"
+            " WHERE run_id=? AND (? IS NULL OR sample=?) ORDER BY rowid",
+            (run_id, sample, sample),
+        )
+        return [Outcome(r[0], r[1], r[2], Status(r[3]), r[4], r[5], r[6], tuple(json.loads(r[7])), r[8]) for r in rows]
 
     def add_presets(self, run_id: str, definitions: dict[str, tuple[str, ...]]) -> None:
         """Record the steps behind each post-processing name used in ``run_id`` (built-in
@@ -290,5 +349,6 @@ class Store:
         rows = self.db.execute("SELECT name, steps FROM presets WHERE run_id=? ORDER BY rowid", (run_id,))
         return {r[0]: tuple(json.loads(r[1])) for r in rows}
 
-    def outcome_keys(self, run_id: str) -> set[tuple[str, str]]:
-        return {(r[0], r[1]) for r in self.db.execute("SELECT task_id, postprocess FROM outcomes WHERE run_id=?", (run_id,))}
+    def outcome_keys(self, run_id: str) -> set[tuple[str, str, int]]:
+        """(task id, preset, sample) of every outcome stored for ``run_id``."""
+        return {(r[0], r[1], r[2]) for r in self.db.execute("SELECT task_id, postprocess, sample FROM outcomes WHERE run_id=?", (run_id,))}

@@ -21,10 +21,13 @@ from pathlib import Path
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, open_repository
 from replay.core.paths import cache_root
+from replay.core.recordings import RecordedAnswer, write_recording_file
+from replay.core.records import Task
 from replay.execution import programs
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
 from replay.marking.devbench import CATEGORIES, PER_LANGUAGE, Instance, repository_name, task_for
+from replay.marking.devbench_answers import models_in, read_answers, recorded
 from replay.validation.mark import write_kept
 from replay.validation.program_gate import REASONS, ProgramGateReport, validate_programs
 
@@ -213,3 +216,29 @@ def read_gate_summary(out: Path) -> dict:
     if not path.is_file():
         raise SimpilotError(f"no {GATE_FILE} in {out}: run 'simpilot import devbench' first")
     return json.loads(path.read_text())
+
+
+def write_answers(folder: Path, out: Path, tasks: list[Task], models: list[str] | None = None) -> dict[str, int]:
+    """Write the recorded answers of DevBench at ``folder`` for ``tasks`` (the imported tasks
+    that passed the gate) as one recording folder per model, ``out/recordings/<model>/``, one
+    file per repository: what ``--model recorded:out/recordings/<model>`` replays. Returns how
+    many tasks each model has answers for; answers to instances not among ``tasks`` are skipped,
+    and a task a model left unanswered gets none (its replay then records a model error)."""
+    wanted = {t.id: t for t in tasks}
+    languages = sorted({t.language for t in tasks})
+    files: dict[tuple[str, str], list[RecordedAnswer]] = {}
+    for entry in read_answers(folder, languages, models):
+        answers = recorded(entry)
+        if answers and answers[0].task_id in wanted:
+            task = wanted[answers[0].task_id]
+            if answers[0].file_sha256 != task.file_sha256:
+                raise SimpilotError(f"{entry.instance.source}: the instance differs from the imported task {task.id}: import FOLDER again")
+            files.setdefault((entry.model, task.repo), []).extend(answers)
+    counts: dict[str, int] = {}
+    for (model, repo), answers in sorted(files.items()):
+        write_recording_file(out / "recordings" / model / f"{repo}.jsonl", answers)
+        counts[model] = counts.get(model, 0) + len({a.task_id for a in answers})
+    missing = sorted(set(models or ()) - set(counts))
+    if missing:
+        raise SimpilotError(f"no answers of {', '.join(missing)} in {folder} (models there: {', '.join(models_in(folder, languages))})")
+    return counts

@@ -36,6 +36,12 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
             task.split(":", 1)[0] for (task,) in con.execute("SELECT task_id FROM outcomes WHERE run_id='demo-devbench-oracle'")
         }
         finished = {r for (r,) in con.execute("SELECT run_id FROM runs WHERE finished IS NOT NULL")}
+        models = dict(
+            con.execute(
+                "SELECT run_id, AVG(status = 'pass') FROM outcomes WHERE run_id LIKE 'demo-devbench-%' AND postprocess = 'none' GROUP BY run_id"
+            )
+        )
+        samples = {r for (r,) in con.execute("SELECT DISTINCT sample FROM outcomes WHERE run_id = 'demo-devbench-claude-4-sonnet'")}
     assert len(oracle) == len(tasks) and set(oracle) == {"pass"}
     assert len(empty) == len(tasks) and "pass" not in empty
     assert len(smollm2) == 4 * len(recorded & {t.id for t in tasks})
@@ -44,4 +50,9 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
     assert len(devbench_oracle) == len(programs) and set(devbench_oracle) == {"pass"}
     assert len(devbench_empty) == len(programs) and "pass" not in devbench_empty
     assert repositories == {f"devbench-{language}" for language in ("python", "java", "javascript", "typescript", "cpp")}
-    assert finished == {"demo-oracle", "demo-empty", "demo-smollm2", "demo-devbench-oracle", "demo-devbench-empty"}
+    recorded_models = {f"demo-devbench-{m}" for m in ("claude-4-sonnet", "gpt-4.1-mini", "Ministral-3B")}
+    assert finished == {"demo-oracle", "demo-empty", "demo-smollm2", "demo-devbench-oracle", "demo-devbench-empty"} | recorded_models
+    # real models that pass, every sample judged, next to SmolLM2 that does not
+    assert samples == {0, 1, 2, 3, 4}
+    assert all(models[m] > 0.3 for m in recorded_models) and models["demo-devbench-claude-4-sonnet"] > models["demo-devbench-Ministral-3B"]
+    assert "DevBench sample, models DevBench recorded" in result.stdout and (db.parent / "demo-models.html").is_file()

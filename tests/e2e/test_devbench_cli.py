@@ -49,3 +49,32 @@ def test_import_devbench_gates_and_replays(tmp_path: Path) -> None:
 def test_unknown_languages_are_refused(tmp_path: Path) -> None:
     done = simpilot("import", "devbench", str(SAMPLE), "--languages", "cobol", "--out", str(tmp_path), timeout=60)
     assert done.returncode != 0 and "unknown languages: cobol" in done.stderr
+
+
+def test_recorded_answers_replay_every_sample_and_compare_models(tmp_path: Path) -> None:
+    """DevBench's recorded answers of two models: every sample stored and judged, equal texts run
+    once across the two models, and the model comparison's pass@k recomputed from the outcomes."""
+    out = tmp_path / "devbench"
+    args = ["import", "devbench", str(SAMPLE), "--languages", "python", "--categories", "syntax_completion,code2NL_NL2code"]
+    done = simpilot(*args, "--limit", "4", "--out", str(out), "--jobs", "2", "--answers", timeout=300)
+    assert done.returncode == 0, done.stderr
+    kept = read_tasks(out / "devbench-python.jsonl")
+    assert kept and {p.name for p in (out / "recordings").iterdir()} == {"gpt-4.1", "Ministral-3B"}
+    db = tmp_path / "runs.db"
+    models = [a for m in ("gpt-4.1", "Ministral-3B") for a in ("--model", f"recorded:{out / 'recordings' / m}")]
+    r = simpilot("--db", str(db), "replay", str(out / "devbench-python.jsonl"), *models, "--run", "rec", "-p", "none", "-p", "simcopilot", timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "execution(s): equal answers ran once" in r.stderr and "pass@1 over 5 samples" in r.stdout
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT run_id, task_id, sample, status FROM outcomes WHERE postprocess='none'").fetchall()
+        samples = con.execute("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id").fetchall()
+    assert dict(samples) == {"rec-gpt-4.1": 5 * len(kept), "rec-Ministral-3B": 5 * len(kept)}
+    assert {(run, sample) for run, _, sample, _ in rows} == {(run, i) for run in ("rec-gpt-4.1", "rec-Ministral-3B") for i in range(5)}
+    m = simpilot("--db", str(db), "models", "rec-gpt-4.1", "rec-Ministral-3B", "--json", "--resamples", "200", timeout=120)
+    assert m.returncode == 0, m.stderr
+    data = json.loads(m.stdout)
+    for model in data["models"]:
+        mine = [(task, status) for run, task, _, status in rows if run == model["run_id"]]
+        per_task = {t: [s == "pass" for task, s in mine if task == t] for t in {task for task, _ in mine}}
+        assert model["pass_at_1"] == pytest.approx(sum(sum(v) / 5 for v in per_task.values()) / len(per_task))
+        assert model["pass_at_n"] == pytest.approx(sum(any(v) for v in per_task.values()) / len(per_task))

@@ -1,0 +1,55 @@
+"""Several answers per request in the results store: the sample number is part of the key of
+completions and outcomes, and databases made before samples existed are migrated in place."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from replay.core.records import Completion, Outcome, Status
+from replay.store import Store
+
+OLD_SCHEMA = """
+CREATE TABLE runs (run_id TEXT PRIMARY KEY, created TEXT NOT NULL, tool_version TEXT NOT NULL, model TEXT NOT NULL,
+    model_spec TEXT NOT NULL, presets TEXT NOT NULL, scenarios TEXT NOT NULL, scenario_hash TEXT NOT NULL,
+    sandbox TEXT NOT NULL, finished TEXT);
+CREATE TABLE tasks (run_id TEXT NOT NULL, task_id TEXT NOT NULL, task TEXT NOT NULL, PRIMARY KEY (run_id, task_id));
+CREATE TABLE completions (run_id TEXT NOT NULL, task_id TEXT NOT NULL, raw TEXT, error TEXT, latency_ms REAL NOT NULL,
+    request TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id));
+CREATE TABLE outcomes (run_id TEXT NOT NULL, task_id TEXT NOT NULL, postprocess TEXT NOT NULL, processed TEXT,
+    status TEXT NOT NULL, detail TEXT NOT NULL, duration_s REAL NOT NULL, output_tail TEXT NOT NULL,
+    steps TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (run_id, task_id, postprocess));
+INSERT INTO completions VALUES ('r', 't1', 'x = 1', NULL, 12.0, '{}', '2026-01-01');
+INSERT INTO outcomes VALUES ('r', 't1', 'none', 'x = 1', 'pass', '', 0.5, '', '[]', '2026-01-01');
+"""
+
+
+def test_an_old_database_gets_samples_and_keeps_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as con:
+        con.executescript(OLD_SCHEMA)
+    store = Store(db)
+    try:
+        assert store.completions("r") == {"t1": Completion("t1", "x = 1", None, 12.0, {}, 0)}
+        assert store.outcomes("r") == [Outcome("t1", "none", "x = 1", Status.PASS, "", 0.5, "", (), 0)]
+        store.add_outcome("r", Outcome("t1", "none", "x = 2", Status.FAIL, sample=1))  # a second sample now has a place
+        assert [o.sample for o in store.outcomes("r", sample=None)] == [0, 1]
+        assert store.outcome_keys("r") == {("t1", "none", 0), ("t1", "none", 1)}
+    finally:
+        store.close()
+    with sqlite3.connect(db) as con:
+        keys = [row[1] for row in con.execute("PRAGMA table_info(outcomes)") if row[5]]
+    assert keys == ["run_id", "task_id", "postprocess", "sample"]
+    Store(db).close()  # a second open changes nothing
+
+
+def test_the_answers_to_one_request_are_stored_together(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    try:
+        store.add_completions("r", [Completion("t", f"a{i}", sample=i) for i in range(3)])
+        assert [c.raw for c in store.samples("r")["t"]] == ["a0", "a1", "a2"]
+        assert store.completions("r")["t"].raw == "a0"  # the first suggestion
+        store.add_completions("r", [Completion("t", None, "model_error: timeout")])  # re-asked: fewer answers now
+        assert [(c.sample, c.error) for c in store.samples("r")["t"]] == [(0, "model_error: timeout")]
+    finally:
+        store.close()
