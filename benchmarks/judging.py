@@ -35,7 +35,8 @@ from replay.run.driver import run_models  # noqa: E402
 from replay.run.progress import err  # noqa: E402
 from replay.store import Store  # noqa: E402
 
-PRESETS = ("none", "simcopilot")
+PRESETS = ("none", "simcopilot")  # replayed: every sample judged under each
+COMPARED = ("none", "simcopilot", "syntax", "ide")  # then compared on the stored answers, with their ablations
 
 
 def main() -> None:
@@ -68,17 +69,27 @@ def main() -> None:
     replayed = time.monotonic() - start
 
     start = time.monotonic()
-    comparisons = [compare_run(db, run_id, PRESETS, jobs=args.jobs) for run_id in run_ids]
+    comparisons = [compare_run(db, run_id, COMPARED, jobs=args.jobs) for run_id in run_ids]
     compared = time.monotonic() - start
 
     store = Store(db)
     try:
         outcomes = [o for run_id in run_ids for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS]
-        within = sum(len({(o.task_id, o.processed) for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS}) for run_id in run_ids)
+        within = sum(
+            len({(o.task_id, o.processed) for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS}) for run_id in run_ids
+        )
         tables = {}
+        by_language: dict[str, dict[str, comparison.ModelComparison]] = {}
         for preset in PRESETS:
             runs, strata = load_model_runs(store, run_ids, preset)
             tables[preset] = comparison.compare_models(runs, strata)
+            by_language[preset] = {}
+            for language in sorted({s["language"] for s in strata.values()}):
+                mine = [
+                    comparison.ModelRun(r.model, r.run_id, {t: v for t, v in r.samples.items() if strata[t]["language"] == language})
+                    for r in runs
+                ]
+                by_language[preset][language] = comparison.compare_models(mine, strata, by=())
     finally:
         store.close()
     judged = [o for o in outcomes if o.processed is not None]
@@ -91,8 +102,51 @@ def main() -> None:
     for preset, result in tables.items():
         print(f"\n### models, preset {preset}\n")
         print(comparison.markdown(result))
+    print("\n### per model and language, preset none\n")
+    print(language_table(by_language[PRESETS[0]]))
+    print("\n### presets against none, per model (sample 0, exact McNemar; the steps' fixed / broke on sample 0 and on all samples)\n")
+    print(preset_table(comparisons))
     for c in comparisons:
         render(c, err)
+
+
+def language_table(results: dict[str, comparison.ModelComparison]) -> str:
+    """One row per (model, language): pass@1 with its interval, pass@n, DevBench's line-0 EM
+    (any sample) and cosine: each language compared on its own."""
+    rows = [
+        "| model | language | tasks | pass@1 [95% CI] | pass@5 | line-0 EM, any of 5 (DevBench) | cosine (DevBench) |",
+        "|---|---|---:|---|---:|---:|---:|",
+    ]
+    models = [m.model for m in next(iter(results.values())).models]
+    for model in sorted(models):
+        for language, result in results.items():
+            m = next(x for x in result.models if x.model == model)
+            rows.append(
+                f"| {model} | {language} | {m.tasks} | {100 * m.pass_at_1:.1f} [{100 * m.low:.1f}–{100 * m.high:.1f}] | "
+                f"{100 * m.pass_at_n:.1f} | {100 * m.line0_any:.1f} | {m.cosine:.3f} |"
+            )
+    return "\n".join(rows)
+
+
+def preset_table(comparisons) -> str:
+    """Per model and preset: its passes against none's on sample 0 with the exact McNemar p, and
+    each of its steps' fixed / broke (sample 0; over every sample)."""
+    rows = [
+        "| model | preset | pass (none → preset) | + / − | McNemar p | steps that changed a verdict: fixed / broke (sample 0; all samples) |"
+    ]
+    rows.append("|---|---|---|---:|---:|---|")
+    for c in comparisons:
+        name = c.model.rsplit("/", 1)[-1]
+        for r in c.rows[1:]:
+            steps = ", ".join(
+                f"{s.step} {s.fixed}/{s.broke} ({s.fixed_samples}/{s.broke_samples})"
+                for s in c.steps
+                if s.language is None and s.preset == r.preset and (s.fixed or s.broke or s.fixed_samples or s.broke_samples)
+            )
+            rows.append(
+                f"| {name} | {r.preset} | {c.rows[0].passed} → {r.passed} of {r.n} | +{r.only_this} / −{r.only_first} | {r.p_value:.3g} | {steps or '—'} |"
+            )
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

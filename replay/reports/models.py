@@ -39,6 +39,10 @@ LEVEL = 0.95  # every interval and test here is at this level
 UNKNOWN = "unknown"  # the stratum value of a task whose strata lack the key
 LINE0_LABEL = "line-0 EM (DevBench)"
 COSINE_LABEL = "cosine (DevBench)"
+METRICS_NOTE = (
+    "line-0 EM and cosine: DevBench's metrics as DevBench scores them (a task matches when any sample's first line does; "
+    "the cosine of the first lines' bags of words, averaged over samples and tasks)"
+)
 
 
 # -- inputs ----------------------------------------------------------------------------------------
@@ -359,11 +363,8 @@ def exclusion_notes(c: ModelComparison) -> list[str]:
 
 
 def model_rows(c: ModelComparison) -> tuple[list[str], list[list[str]]]:
-    head = ["model", "pass@1 [95% CI]", f"pass@{c.n}", f"{LINE0_LABEL}, any of {c.n}", COSINE_LABEL, "tasks"]
-    rows = [
-        [m.model, _interval(m.pass_at_1, m.low, m.high), _pct(m.pass_at_n), _pct(m.line0_any), f"{m.cosine:.3f}", str(m.tasks)]
-        for m in c.models
-    ]
+    head = ["model", "pass@1 [95% CI]", f"pass@{c.n}", f"line-0 EM, any of {c.n}", "cosine"]
+    rows = [[m.model, _interval(m.pass_at_1, m.low, m.high), _pct(m.pass_at_n), _pct(m.line0_any), f"{m.cosine:.3f}"] for m in c.models]
     return head, rows
 
 
@@ -427,6 +428,7 @@ def render(c: ModelComparison, console: Console, *, brief: bool = False) -> None
     for note in exclusion_notes(c):
         console.print(f"  {note}", markup=False, highlight=False)
     console.print(_table(None, *model_rows(c)))
+    console.print(f"  {METRICS_NOTE}", markup=False, highlight=False)
     if brief:
         return
     for key in c.by:
@@ -457,7 +459,7 @@ def markdown(c: ModelComparison) -> str:
     notes = exclusion_notes(c)
     if notes:
         parts.append("\n".join(f"- {_md_cell(n)}" for n in notes))
-    parts.append(_md_table(*model_rows(c)))
+    parts.append(_md_table(*model_rows(c)) + "\n\n" + _md_cell(METRICS_NOTE) + ".")
     for key in c.by:
         parts.append(f"**pass@1 by {_md_cell(key)}**\n\n" + _md_table(*stratum_rows(c, key)))
     if c.neighbours:
@@ -605,6 +607,7 @@ def html(c: ModelComparison) -> str:
             out.append(f'<figure data-language="{esc(value)}"><figcaption>{esc(caption)}</figcaption>{chart}</figure>')
         out.append("</div>")
     out.append(html_table(*model_rows(c)))
+    out.append(f"<p>{esc(METRICS_NOTE)}.</p>")
     for key in c.by:
         out.append(html_table(*stratum_rows(c, key), caption=f"pass@1 by {key}"))
     if c.neighbours:
