@@ -56,7 +56,7 @@ def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: s
         if not line.strip():
             continue
         try:
-            records.append(parse(_json_object(line)))
+            records.append(parse(json_object(line)))
         except KeyError as exc:  # a reader without field checks: the key is all it can say
             raise SimpilotError(f"{path}:{n}: {what}: field {exc} is missing; {fix}") from None
         except (ValueError, TypeError) as exc:
@@ -64,7 +64,7 @@ def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: s
     return records
 
 
-def _json_object(line: str) -> dict[str, Any]:
+def json_object(line: str) -> dict[str, Any]:
     """The JSON object on ``line``, or a ValueError saying, in words, why it is not one."""
     try:
         value = json.loads(line)

@@ -22,7 +22,6 @@ category (also the task's ``construct``, a stratum in reports); the language is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from replay.core.errors import SimpilotError
 from replay.core.programs import EXTENSIONS, join
 from replay.core.recordings import text_sha256
 from replay.core.records import Kind, Span, Task
+from replay.core.scenarios import json_object
 from replay.core.textpos import position_at
 
 CATEGORIES = ("api_usage", "code2NL_NL2code", "code_purpose_understanding", "low_context", "pattern_matching", "syntax_completion")
@@ -111,13 +111,15 @@ def read_instances(
 
 
 def _instance(line: str, language: str, category: str, where: str) -> Instance:
+    return instance_from(json_line(line, where), language, category, where)
+
+
+def json_line(line: str, where: str) -> dict:
+    """The JSON object on a line of a DevBench file, or an error naming ``where`` (its file and line)."""
     try:
-        d = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SimpilotError(f"{where}: not JSON ({exc})") from None
-    if not isinstance(d, dict):
-        raise SimpilotError(f"{where}: expected a JSON object")
-    return instance_from(d, language, category, where)
+        return json_object(line)
+    except ValueError as exc:
+        raise SimpilotError(f"{where}: {exc}") from None
 
 
 def instance_from(d: dict, language: str, category: str, where: str) -> Instance:

@@ -14,16 +14,15 @@ where they came from.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
-from replay.core.recordings import RecordedAnswer, text_sha256
-from replay.core.scenarios import document_text
-from replay.marking.devbench import CATEGORIES, FOLDERS, Instance, instance_from, task_for
+from replay.core.recordings import RecordedAnswer, answer_for
+from replay.core.records import Completion
+from replay.marking.devbench import CATEGORIES, FOLDERS, Instance, instance_from, json_line, task_for
 
 SETTINGS: dict[str, Any] = {"source": "DevBench's recorded completions (microsoft/devbench)", "temperature": 0.2}
 
@@ -71,18 +70,8 @@ def read_answers(
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if line.strip():
                     where = f"{path}:{number}"
-                    data = _object(line, where)
+                    data = json_line(line, where)
                     yield ModelAnswers(model, instance_from(data, language, category, where), _samples(data, model))
-
-
-def _object(line: str, where: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SimpilotError(f"{where}: not JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise SimpilotError(f"{where}: expected a JSON object")
-    return data
 
 
 def _samples(data: dict[str, Any], model: str) -> tuple[str, ...]:
@@ -100,23 +89,8 @@ def _samples(data: dict[str, Any], model: str) -> tuple[str, ...]:
 def recorded(entry: ModelAnswers) -> list[RecordedAnswer]:
     """``entry``'s samples as recorded answers to its task's request (none when it has none)."""
     text, task = task_for(entry.instance)
-    document = document_text(task, text.encode("utf-8"))
     settings = {**SETTINGS, "samples": len(entry.samples)}
     return [
-        RecordedAnswer(
-            task_id=task.id,
-            repo=task.repo,
-            path=task.path,
-            kind=task.kind.value,
-            line=task.cursor.line,
-            character=task.cursor.character,
-            file_sha256=task.file_sha256,
-            document_sha256=text_sha256(document),
-            raw=sample,
-            latency_ms=0.0,
-            model=entry.model,
-            settings=settings,
-            sample=i,
-        )
+        answer_for(task, Completion(task.id, sample, sample=i), text.encode("utf-8"), entry.model, settings)
         for i, sample in enumerate(entry.samples)
     ]
