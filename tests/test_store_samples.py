@@ -53,3 +53,16 @@ def test_the_answers_to_one_request_are_stored_together(tmp_path: Path) -> None:
         assert [(c.sample, c.error) for c in store.samples("r")["t"]] == [(0, "model_error: timeout")]
     finally:
         store.close()
+
+
+def test_pass_at_k_of_a_report_is_recomputed_from_every_sample() -> None:
+    from replay.reports.report import sample_summary
+
+    rows = [Outcome("a", "none", "x", Status.PASS if i < 2 else Status.FAIL, sample=i) for i in range(5)]
+    rows += [Outcome("b", "none", "x", Status.FAIL, sample=i) for i in range(5)]
+    rows += [Outcome("a", "other", "x", Status.PASS, sample=i) for i in range(5)]  # another preset: not counted
+    summary = sample_summary(rows, "none", {"a", "b"})
+    assert summary is not None and (summary.n, summary.tasks) == (5, 2)
+    assert summary.pass_at_1 == (2 / 5 + 0) / 2 and summary.pass_at_n == (1 + 0) / 2
+    assert summary.low <= summary.pass_at_1 <= summary.high
+    assert sample_summary(rows[:1] + rows[5:6], "none", {"a", "b"}) is None  # one sample per task: nothing to add

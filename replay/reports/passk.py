@@ -50,6 +50,8 @@ def pass_at_k(n: int, c: int, k: int) -> float:
         return 0.0
     if n - c < k:  # every k-subset holds a pass
         return 1.0
+    if k == 1:  # the share of passing samples, exactly (the headline figure, recomputed by hand)
+        return c / n
     miss = 1.0
     for i in range(n - c + 1, n + 1):
         miss *= 1.0 - k / i

@@ -78,3 +78,17 @@ def test_recorded_answers_replay_every_sample_and_compare_models(tmp_path: Path)
         per_task = {t: [s == "pass" for task, s in mine if task == t] for t in {task for task, _ in mine}}
         assert model["pass_at_1"] == pytest.approx(sum(sum(v) / 5 for v in per_task.values()) / len(per_task))
         assert model["pass_at_n"] == pytest.approx(sum(any(v) for v in per_task.values()) / len(per_task))
+    # the presets compared on every sample, per language, with a page of examples
+    page = tmp_path / "compare.html"
+    c = simpilot("--db", str(db), "compare", "rec-Ministral-3B", "-p", "none", "-p", "simcopilot", "--json", "--html", str(page), timeout=300)
+    assert c.returncode == 0, c.stderr
+    steps = json.loads(c.stdout)["steps"]
+    assert {s["step"] for s in steps} >= {"reindent", "drop_regenerated"} and all(s["fixed_samples"] is not None for s in steps)
+    assert page.read_text().startswith("<!doctype html>")
+    # what a user gets wrong is said plainly
+    bad = simpilot("--db", str(db), "models", "rec-gpt-4.1", "nosuchrun", timeout=60)
+    assert bad.returncode != 0 and "no run 'nosuchrun'" in bad.stderr
+    bad = simpilot("--db", str(db), "models", "rec-gpt-4.1", "rec-Ministral-3B", "-p", "ide", timeout=60)
+    assert bad.returncode != 0 and "no outcomes under 'ide'" in bad.stderr
+    bad = simpilot("import", "devbench-answers", str(SAMPLE), "--out", str(tmp_path), timeout=60)
+    assert bad.returncode != 0 and "no devbench-<language>.jsonl" in bad.stderr
