@@ -348,17 +348,21 @@ def _p(value: float, resamples: int) -> str:
 
 
 def exclusion_notes(c: ModelComparison) -> list[str]:
-    """One sentence per run that lost tasks (the comparison pairs tasks, so every run may lose some)."""
-    notes = []
+    """One sentence per group of runs that lost the same tasks for the same reasons (the
+    comparison pairs tasks, so one run's missing task is left out of every run)."""
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], list[str]] = {}
     for e in c.excluded:
-        if not e.count:
-            continue
+        if e.count:
+            groups.setdefault((tuple(e.missing), tuple(e.mismatched), tuple(e.empty)), []).append(e.model)
+    notes = []
+    for (missing, mismatched, empty), models in groups.items():
         reasons = [
-            f"{len(e.missing)} missing in another run" if e.missing else "",
-            f"{len(e.mismatched)} with another run's number of samples" if e.mismatched else "",
-            f"{len(e.empty)} with no sample" if e.empty else "",
+            f"{len(missing)} missing in another run" if missing else "",
+            f"{len(mismatched)} with another run's number of samples" if mismatched else "",
+            f"{len(empty)} with no sample" if empty else "",
         ]
-        notes.append(f"{e.model} ({e.run_id}): {e.count} task(s) left out — " + ", ".join(r for r in reasons if r) + ".")
+        who = "every model" if len(models) == len(c.excluded) > 1 else ", ".join(models)
+        notes.append(f"{who}: {len(missing) + len(mismatched) + len(empty)} task(s) left out — " + ", ".join(r for r in reasons if r) + ".")
     return notes
 
 
