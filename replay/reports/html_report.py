@@ -19,7 +19,7 @@ from typing import Any
 from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
 from replay.reports.html_text import esc
-from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, source_file
+from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, sample_line, source_file
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.taxonomy import CLASSES
 
@@ -545,6 +545,13 @@ SCRIPT = """
 """
 
 
+def samples_list(sections: list[Section]) -> str:
+    """pass@1 over every sample and pass@n of the series with several samples per task (the
+    charts and tables below are about sample 0); nothing when no series has them."""
+    items = [f"<li>{esc(series_label(s))}: {esc(sample_line(s))}</li>" for s in sections if s.samples is not None]
+    return f"<p>Several samples per task:</p><ul>{''.join(items)}</ul>" if items else ""
+
+
 def render_html(report: Report) -> str:
     sections = report.sections
     colours = {series_key(s): PALETTE[i % len(PALETTE)] for i, s in enumerate(sections)}
@@ -575,6 +582,7 @@ def render_html(report: Report) -> str:
         if small
         else "",
         f'<p class="legend">{legend}</p>',
+        samples_list(sections),
         '<h2 id="strata">Pass rate per stratum</h2>',
     ]
     for dimension in DIMENSIONS:

@@ -546,7 +546,7 @@ def render(report: Report, console: Console) -> None:
     for s in report.sections:
         console.print(strata_table(report, s))
         if s.samples is not None:
-            console.print(f"  {sample_line(s)}", markup=False, highlight=False)
+            console.print(f"  {s.preset}: {sample_line(s)}", markup=False, highlight=False)
         for dimension, line in cut_lines.items():
             console.print(f"  {dimension}: {line}", markup=False, highlight=False)
         t = s.taxonomy
@@ -624,11 +624,12 @@ def summary_table(report: Report, sections: list[Section] | None = None) -> Tabl
 
 
 def sample_line(s: Section) -> str:
+    """pass@1 over every sample and pass@n of a series with several samples per task."""
     m = s.samples
     assert m is not None
     return (
-        f"{s.preset}: pass@1 over {m.n} samples {_pct(m.pass_at_1)}% [{_pct(m.low)} – {_pct(m.high)}], pass@{m.n} {_pct(m.pass_at_n)}% "
-        f"({m.tasks} tasks; the table counts sample 0, the first suggestion)"
+        f"pass@1 over {m.n} samples {100 * m.pass_at_1:.1f}% [{100 * m.low:.1f} – {100 * m.high:.1f}], "
+        f"pass@{m.n} {100 * m.pass_at_n:.1f}% ({m.tasks} tasks; the table counts sample 0, the first suggestion)"
     )
 
 
@@ -648,7 +649,7 @@ def render_summary(report: Report, console: Console, report_command: str) -> Non
         console.print(summary_table(report, mine))
         for s in mine:
             if s.samples is not None:
-                console.print(f"  {sample_line(s)}", markup=False, highlight=False)
+                console.print(f"  {s.preset}: {sample_line(s)}", markup=False, highlight=False)
     for c in report.comparisons:
         overall = next((d for d in c.strata if d.dimension == "all"), None)
         if overall is not None and overall.n:

@@ -85,6 +85,9 @@ def test_recorded_answers_replay_every_sample_and_compare_models(tmp_path: Path)
     steps = json.loads(c.stdout)["steps"]
     assert {s["step"] for s in steps} >= {"reindent", "drop_regenerated"} and all(s["fixed_samples"] is not None for s in steps)
     assert page.read_text().startswith("<!doctype html>")
+    html = tmp_path / "report.html"
+    assert simpilot("--db", str(db), "report", "rec-gpt-4.1", "--html", str(html), timeout=120).returncode == 0
+    assert "Several samples per task" in html.read_text() and "pass@1 over 5 samples" in html.read_text()
     # what a user gets wrong is said plainly
     bad = simpilot("--db", str(db), "models", "rec-gpt-4.1", "nosuchrun", timeout=60)
     assert bad.returncode != 0 and "no run 'nosuchrun'" in bad.stderr
