@@ -237,3 +237,11 @@ def test_each_filter_returns_devbench_golden_completions_unchanged(step: str, la
     assert len(holes) == 300
     altered = [hole.where for hole in holes if step_alters(step, hole)]
     assert altered == [], f"{len(altered)} of 300 altered, first: {altered[:1]}"
+
+
+def test_drop_regenerated_keeps_a_comment_whose_end_looks_like_the_rest_of_the_line() -> None:
+    # a hole cut inside a comment's rule of dashes: the answer opens the comment, and its last
+    # dashes equal the line's rest, which is part of that comment, not a copy to cut
+    ctx = HoleContext("python", "class P:\n    def f(self):\n        self.pos = 0\n\n", "------------\n    @property\n    def g(self):\n        return 1\n")
+    truth = "    # -- token helpers ------------"
+    assert drop_regenerated(truth, ctx) == truth

@@ -182,16 +182,23 @@ def _rest_of_line_copied(text: str, ctx: HoleContext) -> int | None:
 
 def _inline(text: str, ctx: HoleContext) -> str:
     """A cursor inside a line: a copied start of the line, and a copied rest of it (with the code
-    after it), each cut when the file parses no worse without it. Inside a comment or a string the
-    parse cannot tell a copy from the text itself (removing text there never changes it): nothing
-    is cut there."""
+    after it), each cut when the file parses no worse without it. Inside a comment or a string (the
+    cursor's, or one the answer opens before the copy) the parse cannot tell a copy from the text
+    itself (removing text there never changes it): nothing is cut there."""
     start = _line_start_copied(text, ctx)
     if start and not inside_literal(ctx) and fits_no_worse(text[start:], text, ctx):
         text = text[start:]
     end = _rest_of_line_copied(text, ctx)
-    if end is not None and not inside_literal(ctx) and fits_no_worse(text[:end], text, ctx):
+    if end is not None and not inside_literal(ctx) and not _ends_in_literal(text[:end], ctx) and fits_no_worse(text[:end], text, ctx):
         text = text[:end]
     return text
+
+
+def _ends_in_literal(kept: str, ctx: HoleContext) -> bool:
+    """Whether ``kept`` ends inside a comment or string it opened itself (``# -- helpers ---``):
+    what follows it on the line is then part of that comment, and the parse cannot tell a copy of
+    the line's rest from the text itself."""
+    return inside_literal(HoleContext(ctx.language, ctx.prefix + kept, ctx.suffix))
 
 
 def drop_regenerated(text: str, ctx: HoleContext) -> str:
