@@ -74,10 +74,9 @@ def main() -> None:
 
     store = Store(db)
     try:
-        outcomes = [o for run_id in run_ids for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS]
-        within = sum(
-            len({(o.task_id, o.processed) for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS}) for run_id in run_ids
-        )
+        per_run = [[o for o in store.outcomes(run_id, sample=None) if o.postprocess in PRESETS] for run_id in run_ids]
+        outcomes = [o for mine in per_run for o in mine]
+        within = sum(len({(o.task_id, o.processed) for o in mine}) for mine in per_run)
         tables = {}
         by_language: dict[str, dict[str, comparison.ModelComparison]] = {}
         for preset in PRESETS:

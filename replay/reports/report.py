@@ -227,7 +227,7 @@ def build_report(
             (
                 run,
                 {t.id: t for t in store.tasks(run.run_id)},
-                store.outcomes(run.run_id),
+                [o for o in every_sample[run.run_id] if o.sample == 0],  # the per-task tables: the first suggestion
                 store.metrics(run.run_id),
                 store.completions(run.run_id),
             )
