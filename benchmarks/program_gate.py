@@ -7,9 +7,11 @@ process per program, in alternating order. Prints the wall-clock time of each, t
 whether the two ways gave every instance the same gate result. Target: warm at least 3x faster.
 
 Some of DevBench's programs spend seconds in ``time.sleep`` or ``setTimeout`` themselves, which no
-runner can shorten; so the script also prints the median time of one program run each way, and
-the totals over the runs that took under half a second both ways (the programs whose cost is the
-harness's rather than their own).
+runner can shorten (both ways let other runs go while they wait: ``admission.py``); so the script
+also prints the median time of one program run each way (the run itself, not its wait for a
+slot), the totals over the runs that took under half a second both ways (the programs whose cost
+is the harness's rather than their own), the longest run (no gate is shorter) and the most runs
+that went at once.
 
     .venv/bin/python benchmarks/program_gate.py [--folder DEVBENCH] [--languages python,java,javascript]
         [--limit N] [--jobs J] [--provision] [--rounds R]
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replay.core.manifest import RepoCatalog  # noqa: E402
+from replay.execution import programs  # noqa: E402
 from replay.execution.evaluate import Evaluator  # noqa: E402
 from replay.execution.sandbox import Sandbox  # noqa: E402
 from replay.marking.devbench import read_instances, task_for  # noqa: E402
@@ -38,51 +41,63 @@ from replay.validation.devbench import provisioned, write_repository  # noqa: E4
 from replay.validation.program_gate import validate_programs  # noqa: E402
 
 
-class TimedEvaluator(Evaluator):
-    """An evaluator noting how long each run took, by (task, answer, attempt)."""
+class TimedRunner:
+    """A runner noting how long each of its runs took (the run itself, not the wait for a slot),
+    by (program, source, attempt)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.times: dict[tuple[str, str, int], float] = {}
+    def __init__(self, runner, times: dict[tuple[str, str, int], float]):
+        self.runner, self.times = runner, times
 
-    def evaluate(self, task, text, timeout=None, cpu=None):
+    def run(self, program, timeout, cpu=None):
         start = time.monotonic()
-        verdict = super().evaluate(task, text, timeout, cpu)
-        attempt = sum(1 for key in self.times if key[:2] == (task.id, text))
-        self.times[(task.id, text, attempt)] = time.monotonic() - start
-        return verdict
+        result = self.runner.run(program, timeout, cpu)
+        elapsed = time.monotonic() - start
+        attempt = sum(1 for key in list(self.times) if key[:2] == (program.name, program.source))
+        self.times[(program.name, program.source, attempt)] = elapsed
+        return result
+
+    def __getattr__(self, name):
+        return getattr(self.runner, name)
 
 
-def gate(language: str, instances: list, folder: Path, environment: Path | None, warm: bool, jobs: int) -> tuple[float, dict, dict]:
+def gate(language: str, instances: list, folder: Path, environment: Path | None, warm: bool, jobs: int) -> tuple[float, dict, dict, int]:
     manifest = write_repository(folder / f"devbench-{language}", language, instances, environment)
     tasks = [task_for(i)[1] for i in instances]
-    start = time.monotonic()
-    with TimedEvaluator(RepoCatalog([manifest]), Sandbox.create(), jobs, warm=warm) as evaluator:
-        report = validate_programs(evaluator, tasks, jobs)
-    elapsed = time.monotonic() - start
+    times: dict[tuple[str, str, int], float] = {}
+    made = programs.runner
+    programs.runner = lambda *args, **kwargs: TimedRunner(made(*args, **kwargs), times)
+    try:
+        start = time.monotonic()
+        with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs, warm=warm) as evaluator:
+            report = validate_programs(evaluator, tasks, jobs)
+            most = evaluator.programs.admission.most
+        elapsed = time.monotonic() - start
+    finally:
+        programs.runner = made
     results = {t.id: "kept" for t in report.kept} | {d.task.id: d.reason for d in report.dropped}
-    return elapsed, results, evaluator.times
+    return elapsed, results, times, most
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folder", type=Path, default=ROOT / "tests" / "data" / "devbench")
     parser.add_argument("--languages", default="python,java,javascript")
-    parser.add_argument("--limit", type=int, default=5, help="instances per category (6 categories)")
+    parser.add_argument("--limit", type=int, default=5, help="instances per category (6 categories; 0: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--provision", action="store_true", help="install the programs' packages first (cached)")
     parser.add_argument("--rounds", type=int, default=1, help="gates per way, alternating; the best time is kept")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, --jobs {args.jobs}, {args.limit} instances per category, load {os.getloadavg()[0]:.1f}")
     for language in args.languages.split(","):
-        instances = read_instances(args.folder, [language], limit=args.limit)
+        instances = read_instances(args.folder, [language], limit=args.limit or None)
         environment = provisioned(language, instances)[0] if args.provision else None
         with tempfile.TemporaryDirectory(prefix="simpilot-program-gate-") as tmp:
             times: dict[bool, float] = {}
             verdicts: dict[bool, dict] = {}
             runs_by_way: dict[bool, dict] = {}
+            most: dict[bool, int] = {}
             for warm in (True, False) * args.rounds:  # alternate: each way's best
-                elapsed, results, run_times = gate(language, instances, Path(tmp), environment, warm, args.jobs)
+                elapsed, results, run_times, most[warm] = gate(language, instances, Path(tmp), environment, warm, args.jobs)
                 times[warm] = min(times.get(warm, elapsed), elapsed)
                 verdicts[warm] = results
                 runs_by_way[warm] = run_times
@@ -92,7 +107,7 @@ def main() -> None:
         print(
             f"{language:11s} {runs:4d} instances ({kept} kept): warm {times[True]:6.1f} s ({times[True] / runs:.3f} s/instance), "
             f"fresh {times[False]:6.1f} s ({times[False] / runs:.3f} s/instance), warm {times[False] / times[True]:.1f}x faster; "
-            f"same gate result for {same}/{runs}"
+            f"same gate result for {same}/{runs}; at most {most[True]} / {most[False]} runs at once"
         )
         common = sorted(set(runs_by_way[True]) & set(runs_by_way[False]))
         if common:
@@ -105,7 +120,7 @@ def main() -> None:
                 f"({statistics.median(fresh_runs) / max(statistics.median(warm_runs), 1e-9):.1f}x); "
                 f"{len(quick)}/{len(common)} runs under 0.5 s both ways: warm {quick_warm:.1f} s, fresh {quick_fresh:.1f} s "
                 f"({quick_fresh / max(quick_warm, 1e-9):.1f}x); the other runs: warm {sum(warm_runs) - quick_warm:.1f} s, "
-                f"fresh {sum(fresh_runs) - quick_fresh:.1f} s"
+                f"fresh {sum(fresh_runs) - quick_fresh:.1f} s; the longest run: warm {max(warm_runs):.1f} s, fresh {max(fresh_runs):.1f} s"
             )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,28 +29,55 @@ class Scripted:
         return Verdict(Status(status), detail, 0.0, "line\nAssertionError: expected 3")
 
 
+@pytest.mark.parametrize("waits", [False, True], ids=["two-rounds", "one-round"])
 @pytest.mark.parametrize(
     ("golden", "empty", "reason", "calls"),
     [
         (["pass"] * 3, ["fail", "fail"], None, 5),
-        (["pass", "pass", "fail"], [], "flaky", 3),  # a race that passes two runs in three
-        (["fail", "fail"], [], "golden_fails", 2),
-        (["fail", "pass"], [], "flaky", 2),
-        (["pass"] * 3, ["pass"], "passes_empty", 4),
+        (["pass", "pass", "fail"], ["fail", "fail"], "flaky", 5),  # a race that passes two runs in three
+        (["fail", "fail", "fail"], ["fail", "fail"], "golden_fails", 3),
+        (["fail", "pass", "fail"], ["fail", "fail"], "flaky", 3),
+        (["pass"] * 3, ["pass", "pass"], "passes_empty", 3),
         (["pass"] * 3, ["fail", "pass"], "flaky", 5),
+        (["fail"] * 3, ["pass", "pass"], "golden_fails", 3),  # the golden completion is judged first
     ],
 )
-def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_twice(golden, empty, reason, calls) -> None:
+def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_twice(golden, empty, reason, calls, waits) -> None:
     evaluator = Scripted(golden, empty)
-    result = judge_one(evaluator, TASK)  # type: ignore[arg-type]
+    result = judge_one(evaluator, TASK, waits=waits)  # type: ignore[arg-type]
     if reason is None:
         assert result.validation is not None and result.validation.ok and result.validation.filler_status == "fail"
     else:
         assert result.reason == reason
-    assert len(evaluator.calls) == calls
+    assert len(evaluator.calls) == (5 if waits else calls)  # two rounds stop after the first when it decides
+
+
+@pytest.mark.parametrize(("waits", "expected"), [(False, [["golden", "golden", "empty"], ["golden", "empty"]]), (True, [["golden"] * 3 + ["empty"] * 2])])
+def test_the_runs_go_in_rounds_that_may_run_at_once(waits: bool, expected: list[list[str]]) -> None:
+    evaluator = Scripted(["pass"] * 3, ["fail", "fail"])
+    rounds: list[list[str]] = []
+
+    def together(task, texts):
+        rounds.append(["golden" if text else "empty" for text in texts])
+        return [evaluator.evaluate(task, text) for text in texts]
+
+    result = judge_one(evaluator, TASK, together, waits)  # type: ignore[arg-type]
+    assert result.validation is not None and result.validation.ok
+    assert rounds == expected
 
 
 def test_a_failing_golden_completion_names_its_error_class_and_output() -> None:
-    result = judge_one(Scripted(["fail", "fail"], []), TASK)  # type: ignore[arg-type]
+    result = judge_one(Scripted(["fail"] * 3, ["fail", "fail"]), TASK)  # type: ignore[arg-type]
     assert result.reason == "golden_fails" and result.error == "AssertionError"
     assert "expected 3" in result.detail and "line" in result.detail
+
+
+def test_a_golden_completion_of_whitespace_is_judged_as_golden() -> None:
+    """Some of DevBench's golden completions are blank: their runs are still the golden ones."""
+    blank = replace(TASK, ground_truth="\n")
+
+    class Passing:
+        def evaluate(self, task, text, timeout=None, cpu=None) -> Verdict:
+            return Verdict(Status.PASS, "", 0.0, "")
+
+    assert judge_one(Passing(), blank).reason == "passes_empty"  # type: ignore[arg-type,union-attr]

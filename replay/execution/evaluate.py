@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,6 +158,13 @@ class Evaluator:
         self._baselines: dict[tuple[str, bool], tuple[str, ...] | None] = {}
         self._references: dict[str, Lines | SimpilotError] = {}  # compare_output: the untouched program's lines
         self.programs = ProgramRuns(sandbox, self.jobs, workdir, warm)  # [programs] repositories: one program per task
+
+    def threads(self, tasks: Iterable[Task]) -> int:
+        """How many threads should call :meth:`evaluate` for ``tasks``: ``jobs``, or as many as
+        program runs may go at once when some are single programs (a program waiting on itself
+        lets another run; see ``admission.py``)."""
+        programs_among = any(self.catalog.get(repo).programs is not None for repo in {t.repo for t in tasks})
+        return self.programs.concurrency if programs_among else self.jobs
 
     # -- work copies -------------------------------------------------------------------------
 

@@ -3,7 +3,11 @@
 The program is the task's file with the answer in its hole, followed by its checks, run whole by
 its language's runner (``programs/``). It passes when the run's proof says the program ran to its
 end (``programs/__init__.py``); the failure class comes from the error the launcher recorded.
-Runners are kept per language, at most ``jobs`` of each, and lent to one call at a time.
+
+``jobs`` runs go at once, and more while the cores sit idle (``admission.py``: many programs
+mostly wait on themselves). Runners are kept per language, as many as runs went at once, each
+lent to one call at a time; a runner that says it is ``concurrent`` (C++: nothing resident, only
+a cache of binaries) is one per language, shared by every call.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from replay.core.manifest import Manifest
 from replay.core.programs import join
 from replay.core.records import Status, Task
 from replay.execution import programs
+from replay.execution.admission import Admission
 from replay.execution.proof import Shortfall, shortfall
 from replay.execution.sandbox import ProcessResult, Sandbox
 
@@ -26,29 +31,47 @@ _UNDEFINED = re.compile(r"^(NameError|ReferenceError|UnboundLocalError)\b")
 
 class ProgramRuns:
     def __init__(self, sandbox: Sandbox, jobs: int = 1, workdir: Path | None = None, warm: bool = True):
-        self.sandbox, self.jobs, self.workdir, self.warm = sandbox, max(1, jobs), workdir, warm
+        self.sandbox, self.workdir, self.warm = sandbox, workdir, warm
+        self.admission = Admission(jobs)
         self._lock = threading.Lock()
         self._idle: dict[str, queue.Queue[programs.Runner]] = {}
-        self._made: dict[str, int] = {}
+        self._shared: dict[str, programs.Runner] = {}
+        self._creating = threading.Lock()  # a shared runner is made once
         self._all: list[programs.Runner] = []
         self._checks: dict[tuple[str, str], str] = {}
         self._prepared: set[tuple[str, int]] = set()  # (repository, runner) pairs told the repository's programs
 
+    @property
+    def concurrency(self) -> int:
+        """How many calls of :meth:`run` may usefully be waiting at once."""
+        return self.admission.limit
+
     def _borrow(self, language: str, environment: Path | None) -> programs.Runner:
+        """An idle runner of ``language``, or a new one when every one is busy (the admission
+        bounds how many runs, hence runners, there are); the one shared runner of a language whose
+        runners are :func:`~replay.execution.programs.concurrent`."""
+        if programs.concurrent(language):
+            with self._creating:
+                if language not in self._shared:
+                    self._shared[language] = self._made(language, environment)
+                return self._shared[language]
         with self._lock:
             idle = self._idle.setdefault(language, queue.Queue())
             try:
                 return idle.get_nowait()
             except queue.Empty:
-                create = self._made.get(language, 0) < self.jobs
-                if create:
-                    self._made[language] = self._made.get(language, 0) + 1
-        if not create:
-            return idle.get()
+                pass
+        return self._made(language, environment)
+
+    def _made(self, language: str, environment: Path | None) -> programs.Runner:
         made = programs.runner(language, self.sandbox, environment, self.warm, self.workdir)
         with self._lock:
             self._all.append(made)
         return made
+
+    def _give_back(self, language: str, runner: programs.Runner) -> None:
+        if self._shared.get(language) is not runner:
+            self._idle[language].put(runner)
 
     def _sources(self, manifest: Manifest) -> list[str]:
         """Every program of ``manifest``'s repository, with its checks (what a runner may be asked to run)."""
@@ -72,14 +95,17 @@ class ProgramRuns:
         checks = self.checks(manifest, task.path)
         source = join(patched, checks) if checks.strip() else patched
         program = programs.Program(task.language, task.path, source)
-        runner = self._borrow(task.language, manifest.programs.environment)
-        if (manifest.name, id(runner)) not in self._prepared:
-            self._prepared.add((manifest.name, id(runner)))
-            programs.prepare(runner, self._sources(manifest))
-        try:
-            return runner.run(program, manifest_timeout(manifest, timeout), cpu)
-        finally:
-            self._idle[task.language].put(runner)
+        with self.admission.slot():
+            runner = self._borrow(task.language, manifest.programs.environment)
+            try:
+                with self._lock:
+                    first = (manifest.name, id(runner)) not in self._prepared
+                    self._prepared.add((manifest.name, id(runner)))
+                if first:
+                    programs.prepare(runner, self._sources(manifest))
+                return runner.run(program, manifest_timeout(manifest, timeout), cpu)
+            finally:
+                self._give_back(task.language, runner)
 
     def close(self) -> None:
         with self._lock:
@@ -87,7 +113,7 @@ class ProgramRuns:
                 made.close()
             self._all.clear()
             self._idle.clear()
-            self._made.clear()
+            self._shared.clear()
 
 
 def manifest_timeout(manifest: Manifest, timeout: float | None) -> float:

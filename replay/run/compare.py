@@ -103,7 +103,8 @@ def judge(
         """The verdict under replay's limits (see ``pipeline.first_limits``)."""
         return judge_here(evaluator, references, todo[key][0][1], key[1])
 
-    with ThreadPoolExecutor(max_workers=evaluator.jobs, thread_name_prefix="simpilot-compare") as pool:
+    threads = evaluator.threads(entries[0][1] for entries in todo.values())
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simpilot-compare") as pool:
         futures = {pool.submit(run, key): key for key in todo}
         for future in as_completed(futures):  # the store is written from this thread only
             (task_id, text), verdict = futures[future], future.result()

@@ -74,7 +74,8 @@ class Program:
 
 
 class Runner(Protocol):
-    """Runs programs of one language in the sandbox; safe to call from one thread at a time."""
+    """Runs programs of one language in the sandbox; safe to call from one thread at a time
+    unless its module says otherwise (:func:`concurrent`)."""
 
     def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
         """Run ``program``; the result's proof says whether it ran to its end (see above)."""
@@ -102,6 +103,12 @@ def toolchain(language: str) -> ModuleType:
 def missing(language: str) -> str | None:
     """Why this machine cannot run ``language``'s programs (None: it can)."""
     return toolchain(language).missing(language)
+
+
+def concurrent(language: str) -> bool:
+    """Whether one runner of ``language`` may serve several calls at once (its module says
+    ``CONCURRENT_RUNNER = True``: nothing resident, e.g. C++'s cache of binaries)."""
+    return bool(getattr(toolchain(language), "CONCURRENT_RUNNER", False))
 
 
 def runner(language: str, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None) -> Runner:
@@ -152,6 +159,7 @@ __all__ = [
     "PROGRAM_TEST",
     "Program",
     "Runner",
+    "concurrent",
     "error_class",
     "join",
     "missing",

@@ -58,6 +58,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -482,6 +483,9 @@ def _split_paths(flags: list[str]) -> list[str]:
 # -- running ---------------------------------------------------------------------------------------
 
 
+CONCURRENT_RUNNER = True  # one CppRunner serves every run at once (see ``programs.concurrent``)
+
+
 @dataclass(frozen=True, slots=True)
 class _Build:
     """A compiled program: its binary, or the failed compilation's result."""
@@ -491,7 +495,9 @@ class _Build:
 
 
 class CppRunner:
-    """Compiles each distinct program once (in the sandbox), runs it in a fresh folder per run."""
+    """Compiles each distinct program once (in the sandbox), runs it in a fresh folder per run.
+    Safe to call from several threads at once (:data:`CONCURRENT_RUNNER`): one runner serves
+    every run of the language, so a program compiled for one run is there for all the others."""
 
     def __init__(self, sandbox: Sandbox, flags: Flags, workdir: Path | None = None):
         self.sandbox, self.flags = sandbox, flags
@@ -500,6 +506,8 @@ class CppRunner:
             workdir.mkdir(parents=True, exist_ok=True)
         self.root = Path(tempfile.mkdtemp(prefix="simpilot-cpp-", dir=workdir))
         self._builds: dict[str, _Build] = {}
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}  # per program: the first run compiles, the others wait
         self.compilations = 0  # how many times g++ ran (the rest came from the cache)
 
     def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
@@ -525,12 +533,15 @@ class CppRunner:
         key = hashlib.sha256(
             json.dumps([program.source, source_name, cflags, libs, self.tools.version, str(self.tools.launcher)]).encode()
         ).hexdigest()
-        if key not in self._builds:
-            build = self._compile(program.source, source_name, cflags, libs, key)
-            if build.failure is not None and build.failure.timed_out:
-                return build  # the machine may have been busy: not remembered
-            self._builds[key] = build
-        return self._builds[key]
+        with self._lock:
+            building = self._building.setdefault(key, threading.Lock())
+        with building:
+            if key not in self._builds:
+                build = self._compile(program.source, source_name, cflags, libs, key)
+                if build.failure is not None and build.failure.timed_out:
+                    return build  # the machine may have been busy: not remembered
+                self._builds[key] = build
+            return self._builds[key]
 
     def _compile(self, source: str, source_name: str, cflags: list[str], libs: list[str], key: str) -> _Build:
         folder = self.root / "build" / key[:24]
@@ -548,7 +559,8 @@ class CppRunner:
             "-Wl,--wrap=main",
             *libs,
         ]
-        self.compilations += 1
+        with self._lock:
+            self.compilations += 1
         result = self.sandbox.run(command, folder, COMPILE_TIMEOUT, keep_output=COMPILE_OUTPUT)
         binary = folder / BINARY
         if result.returncode == 0 and not result.timed_out and binary.is_file():
