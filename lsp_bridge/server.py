@@ -26,6 +26,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from postprocess import HoleContext, run_preset
 from replay import __version__
+from replay.core.records import TIMING_METHOD, Timing
 
 from .conversions import lsp_inline_items, lsp_request
 from .models import Model, ModelError, create_model
@@ -102,14 +103,17 @@ def build_server(defaults: BridgeOptions | None = None, trace: TraceWriter | Non
             ls.running[uri] = current
         start = time.perf_counter()
         try:
-            texts = await _answers(ls, params)
+            texts, timing = await _answers(ls, params)
         except asyncio.CancelledError:
             ls.record("cancel", request_id=request_id)
+            _send_timing(ls, params, Timing((time.perf_counter() - start) * 1000, cancelled=True))
             raise
         finally:
             if current is not None and ls.running.get(uri) is current:
                 del ls.running[uri]
         result = lsp_inline_items(texts, params.position, ACCEPT_COMMAND, uri)
+        if timing is not None:
+            _send_timing(ls, params, timing)
         ls.last_answered = uri
         ls.record(
             "complete",
@@ -171,20 +175,28 @@ DID_ACCEPT = "simpilot/didAccept"
 DID_REJECT = "simpilot/didReject"
 
 
-async def _answers(ls: BridgeServer, params: types.InlineCompletionParams) -> list[str]:
-    """The (post-processed) model answers at ``params``' position: one, or one per sample."""
+def _send_timing(ls: BridgeServer, params: types.InlineCompletionParams, timing: Timing) -> None:
+    """Tell the client how the model answered the request at ``params`` (``TIMING_METHOD``), just
+    before the answer itself: LSP's completion items have no place for it."""
+    position = {"line": params.position.line, "character": params.position.character}
+    ls.protocol.notify(TIMING_METHOD, {"uri": params.text_document.uri, "position": position, "timing": timing.to_json()})
+
+
+async def _answers(ls: BridgeServer, params: types.InlineCompletionParams) -> tuple[list[str], Timing | None]:
+    """The (post-processed) model answers at ``params``' position: one, or one per sample; and
+    how the model gave them, when it says."""
     document = ls.workspace.get_text_document(params.text_document.uri)
     request = lsp_request(document, params.position)
     if ls.model is None:
         raise JsonRpcInternalError(f"model_error: {ls.model_problem or 'no model configured'}")
     try:
-        texts = await answers(ls.model, request)
+        texts, timing = await answers(ls.model, request)
     except ModelError as exc:
         raise JsonRpcInternalError(f"model_error: {exc}") from None
     if ls.options.postprocess is not None:
         ctx = HoleContext(request.language, request.prefix, request.suffix)
         texts = [run_preset(ls.options.postprocess, text, ctx).text for text in texts]
-    return texts
+    return texts, timing
 
 
 def _text_of(item: Any) -> str | None:

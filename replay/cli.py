@@ -916,6 +916,68 @@ def models(
         comparison.render(result, out)
 
 
+@cli.command()
+@click.argument("run_ids", nargs=-1, required=True)
+@click.option(
+    "--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Score under these presets (repeat) [default: none]."
+)
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml with prices [default: ./models.toml].")
+@click.option("--pause", type=click.FloatRange(0), default=500.0, show_default=True, help="How long the developer waits at the cursor (ms).")
+@click.option("--debounce", type=click.FloatRange(0), default=75.0, show_default=True, help="Typing pause before a request goes out (ms).")
+@click.option("--budget", type=click.FloatRange(0), help="Show an answer when it comes within this many ms (instead of the pause rule).")
+@click.option(
+    "--accept", type=click.Choice(["pass", "first_line"]), default="pass", show_default=True, help="When a shown answer counts as accepted."
+)
+@click.option(
+    "--latency", "measure", type=click.Choice(["total", "first_token"]), default="total", show_default=True, help="Show at the last or first token."
+)
+@click.option("--speed", type=click.FloatRange(0.1), default=5.0, show_default=True, help="Typing speed (characters per second).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the charts and tables as HTML.")
+@click.option("--markdown", "markdown_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as markdown.")
+@click.option("--json", "as_json", is_flag=True, help="Print everything as JSON instead of tables.")
+@pass_context
+def scoreboard(
+    ctx: Context,
+    run_ids: tuple[str, ...],
+    presets: tuple[str, ...],
+    models_file: Path | None,
+    pause: float,
+    debounce: float,
+    budget: float | None,
+    accept: str,
+    measure: str,
+    speed: float,
+    html_path: Path | None,
+    markdown_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Is it right, is it fast enough to be shown, what does it cost: RUN_IDS side by side, per
+    preset. pass@1; time to the first token and to the whole answer (p50/p90, also by the
+    answer's length); a simulated editor (the developer pauses at the cursor, an answer is shown
+    if it comes before they type on, accepted if shown and passing); keystrokes saved; cost per
+    passing completion from models.toml's prices; the Pareto front; and (--html) the acceptance
+    rate as the latency budget grows."""
+    from replay.reports import scoreboard as board
+    from replay.reports.editor_clock import DEFAULT_BUDGETS_MS, ClockSettings
+    from replay.run.models_config import price_for
+
+    settings = ClockSettings(speed, debounce, pause, budget, accept, measure)  # type: ignore[arg-type]
+    store = ctx.store()
+    try:
+        result = board.build(store, run_ids, presets or ("none",), settings, lambda model: price_for(model, models_file), DEFAULT_BUDGETS_MS)
+    finally:
+        store.close()
+    if markdown_path is not None:
+        markdown_path.write_text(board.markdown(result) + "\n", encoding="utf-8")
+    if html_path is not None:
+        html_path.write_text(board.page(result), encoding="utf-8")
+        err.print(f"the scoreboard with its charts: {html_path}")
+    if as_json:
+        click.echo(json.dumps(board.to_json(result), indent=2))
+    else:
+        click.echo(board.render(result))
+
+
 # -- record -----------------------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ real model was never asked)."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import importlib.util
 import os
 import subprocess
@@ -34,7 +35,7 @@ def test_params_default_and_validated() -> None:
         pytest.param({"max_tokens": True}, "max_tokens", id="bool-tokens"),
         pytest.param({"stop": [""]}, "stop", id="empty-stop"),
         pytest.param({"n": 2}, "one choice", id="several-choices"),
-        pytest.param({"stream": True}, "streaming", id="stream"),
+        pytest.param({"stream": "yes"}, "stream must be true or false", id="stream-not-a-bool"),
     ],
 )
 def test_params_refused(body: dict, message: str) -> None:
@@ -126,3 +127,35 @@ def test_raw_completion_and_refusals(server_url: str) -> None:
     assert again["choices"][0]["text"] == choice["text"]  # greedy: what recording and replaying rely on
     refused = httpx.post(f"{server_url}/chat/completions", json={"messages": [{"role": "user", "content": "hi"}], "temperature": 1}, timeout=60)
     assert refused.status_code == 400 and "greedily" in refused.json()["error"]["message"]
+
+
+@pytest.mark.local_model
+@needs_model
+async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(server_url: str) -> None:
+    """stream = true: server-sent events whose pieces add up to the greedy answer, the token
+    counts in the last event; through simpilot's adapters, with the time to the first token."""
+    from lsp_bridge.models import create_model
+
+    body = {"model": "x", "prompt": "def add(a, b):\n    return", "max_tokens": 12, "stop": ["\n\n"]}
+    whole = httpx.post(f"{server_url}/completions", json=body, timeout=600).json()
+    lines = []
+    with httpx.stream("POST", f"{server_url}/completions", json=body | {"stream": True}, timeout=600) as response:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        lines = [line[6:] for line in response.iter_lines() if line.startswith("data: ")]
+    assert lines[-1] == "[DONE]"
+    events = [json.loads(line) for line in lines[:-1]]
+    assert "".join(e["choices"][0]["text"] for e in events if e["choices"]) == whole["choices"][0]["text"]
+    assert events[-1]["usage"] == whole["usage"]
+
+    document = "def mean(xs):\n    \n"
+    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    spec = {"kind": "openai-chat", "base_url": server_url, "model": "x", "max_tokens": 16, "context_chars": 0, "timeout": 600, "retries": 0}
+    streamed, plain = create_model(spec | {"stream": True}), create_model(spec)
+    try:
+        (texts, timing), (same, untimed) = await streamed.complete_timed(request), await plain.complete_timed(request)
+    finally:
+        await streamed.aclose()
+        await plain.aclose()
+    assert texts == same and timing.streamed and timing.tokens == "usage" and timing.answer_tokens == untimed.answer_tokens
+    assert timing.first_token_ms is not None and timing.first_token_ms <= timing.total_ms
+    assert untimed.first_token_ms is None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from replay.core.records import Timing
+
 
 class ModelError(Exception):
     """No usable answer from the model; the message says why and what to check."""
@@ -44,14 +46,21 @@ class Model(Protocol):
     async def aclose(self) -> None: ...
 
 
-async def answers(model: Model, request: CompletionRequest) -> list[str]:
-    """Every answer ``model`` gives to ``request``, first one first: a model that offers
-    alternatives (several samples, as an editor cycles through suggestions) has a
-    ``complete_all`` method returning them all; any other gives its one answer."""
+async def answers(model: Model, request: CompletionRequest) -> tuple[list[str], Timing | None]:
+    """Every answer ``model`` gives to ``request``, first one first, and how they came when the
+    model knows: an HTTP model (``complete_timed``) measures its requests, a recorded one gives
+    the recorded timing; a model that offers alternatives (several samples, as an editor cycles
+    through suggestions) has a ``complete_all`` method returning them all; any other gives its one
+    answer, untimed."""
+    timed = getattr(model, "complete_timed", None)
     many = getattr(model, "complete_all", None)
-    if many is None:
-        return [await model.complete(request)]
-    found = list(await many(request))
+    timing: Timing | None = None
+    if timed is not None:
+        found, timing = await timed(request)
+    elif many is not None:
+        found = list(await many(request))
+    else:
+        found = [await model.complete(request)]
     if not found:
         raise ModelError(f"{model.name} gave no answer")
-    return found
+    return list(found), timing

@@ -8,6 +8,9 @@
 - Any other failure (4xx, a body that is not JSON) is a :class:`ModelError` at once, with a
   message that says what to check. Nothing else escapes: one bad request never aborts a run.
 - At most ``concurrency`` requests are in flight per model (an ``asyncio.Semaphore``).
+- A streamed answer (``stream``: server-sent events, or Ollama's JSON lines) is read line by
+  line; its raw text is its event lines, and the time each event arrived is kept, so that the
+  adapter can tell when the first piece of text came (:class:`Reply`).
 
 The API key is read from the environment variable *named* in the settings when the endpoint is
 created; it is sent as a bearer token and stored nowhere else.
@@ -21,6 +24,7 @@ import json
 import math
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -40,6 +44,21 @@ class _Retry(Exception):
     def __init__(self, reason: str, wait: float = 0.0):
         super().__init__(reason)
         self.wait = wait
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One answer and how it came. Times are in ms from the moment the request entered the
+    endpoint: ``queue_ms`` spent waiting for a request slot (over every attempt), ``total_ms``
+    until the answer's last byte; ``events_ms`` is when each event of a streamed answer arrived,
+    one per line of ``raw`` (empty for a whole answer)."""
+
+    raw: str
+    total_ms: float
+    queue_ms: float = 0.0
+    events_ms: tuple[float, ...] = ()
+    attempts: int = 1
+    streamed: bool = False
 
 
 class JsonEndpoint:
@@ -62,11 +81,21 @@ class JsonEndpoint:
 
     async def post(self, path: str, body: dict[str, Any]) -> str:
         """The raw text of the answer to ``body`` POSTed at ``path`` (HTTP 200), after retries."""
+        return (await self.exchange(path, body)).raw
+
+    async def exchange(self, path: str, body: dict[str, Any], stream: bool = False) -> Reply:
+        """The answer to ``body`` POSTed at ``path`` (HTTP 200), after retries, with its timing;
+        ``stream``: the answer is a stream of events, read as they come."""
+        start = time.perf_counter()
+        queued = 0.0
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
             try:
+                waiting = time.perf_counter()
                 async with self._slots:
-                    return await self._attempt(path, body)
+                    queued += time.perf_counter() - waiting
+                    raw, events = await self._attempt(path, body, stream, start)
+                return Reply(raw, _ms(start), queued * 1000, events, attempt + 1, stream)
             except _Retry as failure:
                 if attempt + 1 == attempts:
                     tries = f" (after {attempts} attempts)" if attempts > 1 else ""
@@ -75,24 +104,27 @@ class JsonEndpoint:
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable: the loop returns or raises")
 
-    async def _attempt(self, path: str, body: dict[str, Any]) -> str:
+    async def _attempt(self, path: str, body: dict[str, Any], stream: bool, start: float) -> tuple[str, tuple[float, ...]]:
         url = self.base_url + path
+        events: tuple[float, ...] = ()
         try:
             async with asyncio.timeout(self.settings.timeout):
                 async with self._client.stream("POST", path, content=encode_body(body)) as response:
                     if response.status_code in RETRY_STATUS:
                         raise _Retry(f"{url} answered HTTP {response.status_code}", retry_after(response.headers.get("retry-after")))
-                    data = await _read_capped(response, url)
+                    if stream and response.status_code == 200:
+                        text, events = await _read_events(response, url, start)
+                    else:
+                        text = (await _read_capped(response, url)).decode("utf-8", errors="replace")
         except httpx.ConnectError as exc:
             raise _Retry(f"cannot connect to {url} ({exc}): is the server running, and is base_url right?") from None
         except (TimeoutError, httpx.TimeoutException):  # the whole attempt's limit, or httpx's per phase
             raise _Retry(f"no answer from {url} within {self.settings.timeout:g} s (raise timeout if the model is slow)") from None
         except httpx.HTTPError as exc:
             raise _Retry(f"HTTP error talking to {url}: {exc!r}") from None
-        text = data.decode("utf-8", errors="replace")
         if response.status_code != 200:
             raise ModelError(f"{url} answered HTTP {response.status_code}: {text[:300]!r}{_hint(response.status_code, self.settings)}")
-        return text
+        return text, events
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -121,6 +153,41 @@ async def _read_capped(response: httpx.Response, url: str) -> bytes:
             raise ModelError(f"{url} sent an answer over the {MAX_BODY_BYTES}-byte limit: check max_tokens and the endpoint")
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000
+
+
+async def _read_events(response: httpx.Response, url: str, start: float) -> tuple[str, tuple[float, ...]]:
+    """A streamed answer's event lines (``data: …`` of server-sent events, or the JSON objects
+    of Ollama's stream, one a line) and when each arrived; comments, ``event:`` and blank lines
+    are left out. Capped like a whole answer."""
+    lines: list[str] = []
+    arrived: list[float] = []
+    size = 0
+    async for line in response.aiter_lines():
+        size += len(line) + 1
+        if size > MAX_BODY_BYTES:
+            raise ModelError(f"{url} streamed an answer over the {MAX_BODY_BYTES}-byte limit: check max_tokens and the endpoint")
+        line = line.strip()
+        if not line or line.startswith(":") or line.startswith("event:") or line.startswith("id:") or line.startswith("retry:"):
+            continue
+        lines.append(line)
+        arrived.append(_ms(start))
+    return "\n".join(lines), tuple(arrived)
+
+
+def stream_events(raw: str) -> list[str]:
+    """The payload of each event line of a streamed answer's raw text (``data: `` taken off),
+    up to the ``[DONE]`` that ends an OpenAI-style stream."""
+    payloads = []
+    for line in raw.split("\n"):
+        payload = line[5:].strip() if line.startswith("data:") else line
+        if payload == "[DONE]":
+            break
+        payloads.append(payload)
+    return payloads
 
 
 def retry_after(value: str | None) -> float:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import CompletionRequest
-from .remote import Prepared, RemoteModel
+from .remote import Prepared, RemoteModel, usage_counts
 
 
 class LlamaCppInfillModel(RemoteModel):
@@ -28,8 +28,21 @@ class LlamaCppInfillModel(RemoteModel):
         body: dict[str, Any] = {"input_prefix": ctx.prefix, "input_suffix": ctx.suffix}
         if ctx.files:
             body["input_extra"] = [{"filename": path, "text": text} for path, text in ctx.files]
-        body |= {"n_predict": s.max_tokens, "temperature": s.temperature, "stream": False, **self.stop_field()}
+        body |= {"n_predict": s.max_tokens, "temperature": s.temperature, "stream": s.stream, **self.stop_field()}
         return Prepared(self.path, body, ctx.files_text() + ctx.prefix)
 
     def answer(self, data: Any) -> str:
         return data["content"]
+
+    def delta(self, event: Any) -> str:
+        return event.get("content") or ""
+
+    def usage(self, data: Any) -> tuple[int, int] | None:
+        """llama.cpp's own counts: ``timings`` (``prompt_n``, ``predicted_n``), or the older
+        ``tokens_evaluated`` and ``tokens_predicted``; in the last event of a stream."""
+        timings = data.get("timings") if isinstance(data, dict) else None
+        if isinstance(timings, dict) and "prompt_n" in timings and "predicted_n" in timings:
+            return usage_counts(timings["prompt_n"], timings["predicted_n"])
+        if isinstance(data, dict) and "tokens_evaluated" in data and "tokens_predicted" in data:
+            return usage_counts(data["tokens_evaluated"], data["tokens_predicted"])
+        return None

@@ -7,7 +7,8 @@
   so Ollama applies no template at all.
 
 Generation options go in ``options`` (``temperature``, ``num_predict``, ``stop``); ``stream`` is
-false, so the answer is one JSON object whose ``response`` holds the text. ``base_url`` is the
+false unless the settings ask for a stream (then one JSON object a line, each with a piece of
+``response``, the last with ``done`` and the token counts). ``base_url`` is the
 server's root, e.g. ``http://127.0.0.1:11434``.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import CompletionRequest
-from .remote import Prepared, RemoteModel
+from .remote import Prepared, RemoteModel, usage_counts
 
 
 class OllamaModel(RemoteModel):
@@ -32,8 +33,17 @@ class OllamaModel(RemoteModel):
         if self.mode == "fim":
             body["raw"] = True  # the prompt is already in the family's template
         options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens, **self.stop_field()}
-        body |= {"options": options, "stream": False}
+        body |= {"options": options, "stream": s.stream}
         return Prepared(self.path, body, body["prompt"])
 
     def answer(self, data: Any) -> str:
         return data["response"]
+
+    def delta(self, event: Any) -> str:
+        return event.get("response") or ""
+
+    def usage(self, data: Any) -> tuple[int, int] | None:
+        """Ollama's ``prompt_eval_count`` and ``eval_count`` (in the last object of a stream)."""
+        if isinstance(data, dict) and "prompt_eval_count" in data and "eval_count" in data:
+            return usage_counts(data["prompt_eval_count"], data["eval_count"])
+        return None

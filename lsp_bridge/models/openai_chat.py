@@ -38,7 +38,7 @@ class OpenAIChatModel(RemoteModel):
             "messages": chat_messages(request.language, code, infill=bool(request.suffix.strip())),
             "max_tokens": self.settings.max_tokens,
             "temperature": self.settings.temperature,
-            "stream": False,
+            **self.stream_fields(),
         }
         if self.settings.stop:
             body["stop"] = list(self.settings.stop)
@@ -50,6 +50,10 @@ class OpenAIChatModel(RemoteModel):
 
     def answer(self, data: Any) -> str:
         return data["choices"][0]["message"]["content"]
+
+    def delta(self, event: Any) -> str:
+        choices = event.get("choices") or [{}]  # the last event of a stream may carry only the usage
+        return (choices[0].get("delta") or {}).get("content") or ""
 
     def clean(self, text: str) -> str:
         return text

@@ -30,8 +30,12 @@ class OpenAICompletionsModel(RemoteModel):
         # other completion APIs; what is left here is this API's own field names.
         s = self.settings
         body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
-        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, "stream": False, **self.stop_field()}
+        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, **self.stream_fields(), **self.stop_field()}
         return Prepared(self.path, body, body["prompt"])
 
     def answer(self, data: Any) -> str:
         return data["choices"][0]["text"]
+
+    def delta(self, event: Any) -> str:
+        choices = event.get("choices") or [{}]  # the last event of a stream may carry only the usage
+        return choices[0].get("text") or ""

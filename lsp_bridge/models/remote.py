@@ -7,7 +7,8 @@ the completion. The raw-output cache (``cache.py``) sits between them: it keys o
 body, stores the prompt and the raw text, and parses a stored answer exactly as a fresh one.
 
 An adapter states its ``kind``, the endpoint ``path`` and the :meth:`build` / :meth:`answer`
-pair that speaks its wire format; the FIM-style adapters share :meth:`RemoteModel.prompt_fields`
+pair that speaks its wire format, with :meth:`delta` (the text in one event of a streamed answer)
+and, where its API differs from OpenAI's ``usage``, :meth:`usage` (the token counts); the FIM-style adapters share :meth:`RemoteModel.prompt_fields`
 (a ``fim`` or ``suffix`` mode prompt) and :meth:`RemoteModel.stop_field`, and keep only their
 body's own field names.
 """
@@ -21,11 +22,26 @@ from typing import Any, ClassVar
 
 import httpx
 
+from replay.core.records import Timing
+
 from ..context import FimContext, fim_context
 from ..fim import clean_answer, fim_prompt
 from .base import CompletionRequest, ModelError
-from .endpoint import JsonEndpoint, decode_json
+from .endpoint import JsonEndpoint, Reply, decode_json, stream_events
 from .settings import EndpointSettings, check_kind
+
+CHARS_PER_TOKEN = 4  # the estimate of token counts an endpoint did not report (labelled "estimate")
+
+
+def usage_counts(prompt: Any, answer: Any) -> tuple[int, int] | None:
+    """``(prompt tokens, answer tokens)`` when both are whole numbers, else None."""
+    if isinstance(prompt, int) and isinstance(answer, int) and not isinstance(prompt, bool) and not isinstance(answer, bool):
+        return prompt, answer
+    return None
+
+
+def estimated_tokens(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +85,33 @@ class RemoteModel(ABC):
     async def prepare(self, request: CompletionRequest) -> Prepared:
         return await asyncio.to_thread(self.build, request)
 
+    def delta(self, event: Any) -> str:
+        """The piece of answer text in one decoded event of a streamed answer ('' if none)."""
+        raise ModelError(f"{self.kind} cannot stream: set stream = false")
+
+    def usage(self, data: Any) -> tuple[int, int] | None:
+        """``(prompt tokens, answer tokens)`` the endpoint reported in a decoded answer (or the
+        last event of a stream), OpenAI's ``usage`` by default; None when it sent none."""
+        found = data.get("usage") if isinstance(data, dict) else None
+        return usage_counts(found.get("prompt_tokens"), found.get("completion_tokens")) if isinstance(found, dict) else None
+
+    def stream_fields(self) -> dict[str, Any]:
+        """``stream``, and for an OpenAI-style stream the request for its token counts."""
+        if not self.settings.stream:
+            return {"stream": False}
+        return {"stream": True, "stream_options": {"include_usage": True}}
+
     async def send(self, prepared: Prepared) -> str:
-        return await self.endpoint.post(prepared.path, prepared.body)
+        return (await self.exchange(prepared)).raw
+
+    async def exchange(self, prepared: Prepared) -> Reply:
+        return await self.endpoint.exchange(prepared.path, prepared.body, self.settings.stream)
 
     def parse(self, raw: str) -> str:
-        """The completion in the raw answer ``raw``, cleaned of stop and special tokens."""
+        """The completion in the raw answer ``raw`` (whole, or a stream's event lines), cleaned
+        of stop and special tokens."""
+        if self.settings.stream:
+            return self.clean("".join(self.delta(event) for event in self._events(raw)))
         data = decode_json(raw, self.url, self.expected)
         try:
             text = self.answer(data)
@@ -84,6 +122,37 @@ class RemoteModel(ABC):
         if not isinstance(text, str):
             raise ModelError(f"{self.url} answered a completion that is not text: {text!r}")
         return self.clean(text)
+
+    def _events(self, raw: str) -> list[Any]:
+        events = [decode_json(payload, self.url, self.expected) for payload in stream_events(raw)]
+        if not all(isinstance(event, dict) for event in events):
+            raise ModelError(f"{self.url} streamed events that are not JSON objects ({raw[:200]!r}); check {self.expected}")
+        return events
+
+    def timing(self, prepared: Prepared, reply: Reply, text: str) -> Timing:
+        """How ``reply`` came: its times, and the token counts the endpoint reported (else an
+        estimate from the prompt's and the answer's lengths, labelled so)."""
+        first: float | None = None
+        counts: tuple[int, int] | None = None
+        if reply.streamed:  # the first event with text in it (None: the answer is empty)
+            for arrived, event in zip(reply.events_ms, self._events(reply.raw), strict=False):
+                if first is None and self.delta(event):
+                    first = arrived
+                counts = self.usage(event) or counts
+        else:
+            counts = self.usage(decode_json(reply.raw, self.url, self.expected))
+        if counts is not None:
+            prompt, answer, source = counts[0], counts[1], "usage"
+        else:
+            prompt, answer, source = estimated_tokens(prepared.prompt), estimated_tokens(text), "estimate"
+        return Timing(reply.total_ms, first, reply.queue_ms, prompt, answer, source, reply.attempts, reply.streamed)
+
+    async def complete_timed(self, request: CompletionRequest) -> tuple[list[str], Timing]:
+        """The answer to ``request`` and how it came."""
+        prepared = await self.prepare(request)
+        reply = await self.exchange(prepared)
+        text = self.parse(reply.raw)
+        return [text], self.timing(prepared, reply, text)
 
     def clean(self, text: str) -> str:
         return clean_answer(text, self.settings.stops(), self.settings.fim_family)

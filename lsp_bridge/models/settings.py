@@ -56,6 +56,7 @@ class EndpointSettings:
     context_chars: int = DEFAULT_CONTEXT_CHARS  # prompt code budget; 0: the document only
     context_tokens: int = 0  # an extra, rough token budget for FIM context; 0: none
     fim_other_files: bool = True  # FIM modes: put the repository's other files in the prompt
+    stream: bool = False  # ask for the answer as a stream of events: the time to its first token is then known
 
     def __post_init__(self) -> None:
         _check(
@@ -92,6 +93,7 @@ class EndpointSettings:
             _whole(self.context_tokens) and self.context_tokens >= 0, "context_tokens", self.context_tokens, "a whole number of tokens >= 0"
         )
         _check(isinstance(self.fim_other_files, bool), "fim_other_files", self.fim_other_files, "true or false")
+        _check(isinstance(self.stream, bool), "stream", self.stream, "true or false")
 
     def mode_for(self, kind: str) -> str:
         """The prompt mode used by ``kind``: the one set, else ``fim`` when a family is set and the

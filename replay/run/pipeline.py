@@ -270,7 +270,7 @@ class LocalExecutor:
 def open_executor(settings: ReplaySettings, evaluator: Evaluator, tasks: list[Task]) -> Executor:
     """The executor ``settings`` ask for; the Ray one builds its workers like ``evaluator``."""
     if settings.executor == "local":
-        return LocalExecutor(Worker(evaluator, ReferenceRuns(evaluator, tasks)), evaluator.jobs)
+        return LocalExecutor(Worker(evaluator, ReferenceRuns(evaluator, tasks)), evaluator.threads(tasks))
     if settings.executor == "ray":
         from replay.execution.ray_executor import RayExecutor
 
@@ -363,7 +363,7 @@ async def replay_run(
                 document, _ = hole_context(task, evaluator.original(task))
                 uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
                 async with requests:
-                    texts, error, latency = await client.complete_all(uri, task.language, document, task.cursor)
+                    texts, error, latency, timing = await client.complete_timed(uri, task.language, document, task.cursor)
                 request = {
                     "uri": uri,
                     "line": task.cursor.line,
@@ -372,8 +372,8 @@ async def replay_run(
                     "server_pid": client.pid,
                 }
                 if error is not None:
-                    return [Completion(task.id, None, error, latency, request)]
-                return [Completion(task.id, text, None, latency, request, i) for i, text in enumerate(texts)]
+                    return [Completion(task.id, None, error, latency, request, timing=timing)]
+                return [Completion(task.id, text, None, latency, request, i, timing) for i, text in enumerate(texts)]
 
             async def handle(task: Task) -> None:
                 samples = stored.get(task.id)

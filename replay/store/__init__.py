@@ -24,7 +24,7 @@ from typing import Any
 
 from replay.core.errors import SimpilotError
 from replay.core.metrics import Similarity, similarity
-from replay.core.records import Completion, Outcome, Status, Task
+from replay.core.records import Completion, Outcome, Status, Task, Timing
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS presets (
 );
 """
 
+
+# How the model answered each request (records.Timing as JSON; NULL: not reported, or stored
+# before timings were kept)
+COMPLETION_COLUMNS = (("timing", "TEXT"),)
 
 # Similarity metrics of each outcome (replay/core/metrics.py), added to databases made before they
 # existed by ALTER TABLE; rows stored without them are filled in by ``backfill_metrics``.
@@ -121,6 +125,7 @@ class Store:
             self.db.executescript(_SCHEMA)
             self._add_columns("outcomes", METRIC_COLUMNS)
             self._add_columns("runs", RUN_COLUMNS)
+            self._add_columns("completions", COMPLETION_COLUMNS)
         except (OSError, sqlite3.Error) as exc:
             raise SimpilotError(f"cannot open the results database {path}: {exc}") from None
 
@@ -229,9 +234,20 @@ class Store:
             for task_id in {c.task_id for c in answers}:
                 self.db.execute("DELETE FROM completions WHERE run_id=? AND task_id=?", (run_id, task_id))
             self.db.executemany(
-                "INSERT INTO completions (run_id, task_id, raw, error, latency_ms, request, created, sample) VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO completions (run_id, task_id, raw, error, latency_ms, request, created, sample, timing)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 [
-                    (run_id, c.task_id, c.raw, c.error, c.latency_ms, json.dumps(c.request, sort_keys=True), _now(), c.sample)
+                    (
+                        run_id,
+                        c.task_id,
+                        c.raw,
+                        c.error,
+                        c.latency_ms,
+                        json.dumps(c.request, sort_keys=True),
+                        _now(),
+                        c.sample,
+                        json.dumps(c.timing.to_json(), sort_keys=True) if c.timing is not None else None,
+                    )
                     for c in answers
                 ],
             )
@@ -243,11 +259,13 @@ class Store:
     def samples(self, run_id: str) -> dict[str, list[Completion]]:
         """Every answer of ``run_id``, by task id, in sample order."""
         rows = self.db.execute(
-            "SELECT task_id, raw, error, latency_ms, request, sample FROM completions WHERE run_id=? ORDER BY task_id, sample", (run_id,)
+            "SELECT task_id, raw, error, latency_ms, request, sample, timing FROM completions WHERE run_id=? ORDER BY task_id, sample",
+            (run_id,),
         )
         out: dict[str, list[Completion]] = {}
         for r in rows:
-            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]))
+            timing = Timing.from_json(json.loads(r[6])) if r[6] else None
+            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], timing))
         return out
 
     def add_outcome(self, run_id: str, o: Outcome) -> None:
