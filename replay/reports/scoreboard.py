@@ -100,7 +100,13 @@ def latency(values: Sequence[float]) -> Latency:
 
 
 def score_row(
-    model: str, run_id: str, preset: str, requests: Sequence[Request], settings: ClockSettings, price: Price | None, budgets: Sequence[float]
+    model: str,
+    run_id: str,
+    preset: str,
+    requests: Sequence[Request],
+    settings: ClockSettings,
+    price: Price | None,
+    budgets: Sequence[float],
 ) -> ScoreRow:
     """One model and preset's row (pure)."""
     inputs = [TaskInput(r.task_id, r.answer, r.truth, r.passed, r.latency_ms, r.first_token_ms) for r in requests]
@@ -116,7 +122,8 @@ def score_row(
         cost = summarise_cost(price, costs)
     sources = {r.tokens for r in requests if r.answer is not None}
     by_lines = {
-        name: latency([r.latency_ms for r in requests if r.answer is not None and low <= r.lines <= high]) for name, low, high in LINE_GROUPS
+        name: latency([r.latency_ms for r in requests if r.answer is not None and low <= r.lines <= high])
+        for name, low, high in LINE_GROUPS
     }
     return ScoreRow(
         model=model,
@@ -212,7 +219,9 @@ def build(
             raise SimpilotError(f"no run {run_id!r} in {store.path} (runs: {known})")
         for preset in presets:
             rows.append(
-                score_row(shown_model(info.model), run_id, preset, load_requests(store, run_id, preset), settings, prices(info.model), budgets)
+                score_row(
+                    shown_model(info.model), run_id, preset, load_requests(store, run_id, preset), settings, prices(info.model), budgets
+                )
             )
     return Scoreboard(pareto(rows), settings, list(budgets))
 
@@ -231,7 +240,7 @@ def _pct(value: float | None) -> str:
 def _money(cost: CostSummary | None, value: float | None) -> str:
     if cost is None or value is None:
         return "—"
-    return f"{value:.2g} {cost.currency}" if value < 0.01 else f"{value:.2f} {cost.currency}"
+    return f"{value:.2g} {cost.currency}" if value < 0.01 else f"{value:.2f} {cost.currency}"  # fractions of a cent keep two figures
 
 
 def table_rows(board: Scoreboard) -> list[list[str]]:
@@ -270,8 +279,20 @@ def render(board: Scoreboard) -> str:
     for r in board.rows:
         parts = [f"{name}: {_ms(lat.p50)}/{_ms(lat.p90)} (n={lat.n})" for name, lat in r.by_lines.items()]
         lines.append(f"  {r.model} / {r.preset}: " + "; ".join(parts))
+    priced = [r for r in board.rows if r.cost is not None]
+    if priced:
+        lines.append("")
+        lines.append("cost per task (and per passing completion, per accepted character):")
+        for r in priced:
+            assert r.cost is not None
+            figures = [_money(r.cost, r.cost.per_task), _money(r.cost, r.cost.per_passing), _money(r.cost, r.cost.per_accepted_char)]
+            lines.append(f"  {r.model} / {r.preset}: {figures[0]} ({figures[1]}, {figures[2]}; {r.cost.kind} price)")
     lines.append("")
-    when = f"answers within {s.budget_ms:g} ms" if s.budget_ms is not None else f"{s.debounce_ms:g} ms debounce + latency <= {s.pause_ms:g} ms pause"
+    when = (
+        f"answers within {s.budget_ms:g} ms"
+        if s.budget_ms is not None
+        else f"{s.debounce_ms:g} ms debounce + latency <= {s.pause_ms:g} ms pause"
+    )
     accept = "it passes its tests" if s.acceptance == "pass" else "its first line is the ground truth's"
     lines.append(f"shown: {when} ({s.latency} latency); accepted: shown and {accept}; saved: keystrokes saved / ground-truth characters.")
     lines.append("* on the Pareto front (pass@1 against p50 latency" + (", and cost" if _all_priced(board) else "") + ").")
@@ -304,9 +325,11 @@ def to_json(board: Scoreboard) -> dict[str, Any]:
 
 
 def curve_table(board: Scoreboard) -> tuple[list[str], list[list[str]]]:
-    """Acceptance rate by latency budget, one row per model and preset."""
+    """Shown and accepted rates by latency budget (``shown / accepted``), one row per model and preset."""
     head = ["model / preset"] + [f"{b:g} ms" for b in board.budgets]
-    rows = [[f"{r.model} / {r.preset}"] + [_pct(point.acceptance_rate) for point in r.curve] for r in board.rows]
+    rows = [
+        [f"{r.model} / {r.preset}"] + [f"{_pct(point.shown_rate)} / {_pct(point.acceptance_rate)}" for point in r.curve] for r in board.rows
+    ]
     return head, rows
 
 
@@ -328,63 +351,97 @@ def _scale(values: Sequence[float], size: float, log: bool) -> Callable[[float],
     return lambda v: (((np.log10(max(v, 1.0)) if log else v) - low) / span) * size
 
 
-def scatter(board: Scoreboard, width: int = 560, height: int = 320) -> str:
-    """pass@1 against p50 total latency (log scale), one point per model and preset; the points
-    on the Pareto front joined by a dashed line. A point's title gives every figure."""
-    rows = [r for r in board.rows if r.total.p50 is not None]
-    left, bottom, top, right = 50, 30, 14, 150
-    plot_w, plot_h = width - left - right, height - top - bottom
-    x_of = _scale([r.total.p50 or 0.0 for r in rows], plot_w, log=True)
+def _legend(board: Scoreboard, x: float, top: float) -> list[str]:
+    """One line per model and preset at the right of a chart: its colour and its name."""
+    parts = []
+    for i, r in enumerate(board.rows):
+        y = top + 8 + i * 16
+        parts.append(f'<rect x="{x:.1f}" y="{y - 8:.1f}" width="10" height="10" fill="{PALETTE[i % len(PALETTE)]}"/>')
+        parts.append(f'<text x="{x + 14:.1f}" y="{y + 1:.1f}">{esc(r.model)} / {esc(r.preset)}{" *" if r.front else ""}</text>')
+    return parts
+
+
+def scatter(board: Scoreboard, width: int = 760, height: int = 320) -> str:
+    """pass@1 against p50 total latency (log scale), one point per model and preset (colours as
+    in the legend); the points on the Pareto front joined by a dashed line. A point's title gives
+    every figure."""
+    left, bottom, top, legend_w = 50, 34, 14, 300
+    plot_w, plot_h = width - left - legend_w - 20, height - top - bottom
+    rows = [(i, r) for i, r in enumerate(board.rows) if r.total.p50 is not None]
+    latencies = [r.total.p50 or 0.0 for _, r in rows]
+    x_of = _scale(latencies, plot_w, log=True)
     parts = [f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-label="pass@1 against latency">']
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = top + plot_h * (1 - tick)
         parts.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}"/>')
         parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{int(tick * 100)}%</text>')
+    for value in sorted(set(latencies)) if len(set(latencies)) <= 6 else (min(latencies), max(latencies)):
+        parts.append(f'<text x="{left + x_of(value):.1f}" y="{top + plot_h + 14}" text-anchor="middle">{_ms(value)}</text>')
     parts.append(f'<text x="{left + plot_w / 2}" y="{height - 4}" text-anchor="middle">p50 latency (ms, log scale)</text>')
-    front = sorted((r for r in rows if r.front), key=lambda r: r.total.p50 or 0.0)
+    front = sorted((r for _, r in rows if r.front), key=lambda r: r.total.p50 or 0.0)
     if len(front) > 1:
         path = " ".join(f"{left + x_of(r.total.p50 or 0.0):.1f},{top + plot_h * (1 - r.pass_at_1):.1f}" for r in front)
         parts.append(f'<polyline class="front" points="{path}"/>')
-    for i, r in enumerate(rows):
+    for i, r in rows:
         x, y = left + x_of(r.total.p50 or 0.0), top + plot_h * (1 - r.pass_at_1)
         tip = f"{r.model} / {r.preset}: pass@1 {_pct(r.pass_at_1)}, p50 {_ms(r.total.p50)} ms, shown {_pct(r.clock.shown_rate)}"
         tip += f", cost/pass {_money(r.cost, r.cost.per_passing)}" if r.cost else ""
-        colour = PALETTE[i % len(PALETTE)]
         data = f'data-model="{esc(r.model)}" data-preset="{esc(r.preset)}" data-front="{str(r.front).lower()}"'
         parts.append(
-            f'<g><title>{esc(tip)}</title><circle class="point" {data} cx="{x:.1f}" cy="{y:.1f}" r="{6 if r.front else 4}" fill="{colour}"/>'
-            f'<text x="{x + 9:.1f}" y="{y + 4:.1f}">{esc(r.model)} / {esc(r.preset)}</text></g>'
+            f'<g><title>{esc(tip)}</title><circle class="point" {data} cx="{x:.1f}" cy="{y:.1f}" r="{6 if r.front else 4}" '
+            f'fill="{PALETTE[i % len(PALETTE)]}" fill-opacity="0.8"/></g>'
         )
-    parts.append(f'<text x="{left}" y="{height - 4}">{_ms(min((r.total.p50 or 0.0 for r in rows), default=None))}</text>')
+    parts += _legend(board, left + plot_w + 30, top)
     parts.append("</svg>")
     return "".join(parts)
 
 
-def curve_chart(board: Scoreboard, width: int = 560, height: int = 240) -> str:
-    """The acceptance rate as the latency budget grows, one line per model and preset."""
+def curve_chart(board: Scoreboard, width: int = 760, height: int = 240) -> str:
+    """The shown rate (dashed) and the acceptance rate (solid) as the latency budget grows, one
+    colour per model and preset."""
     left, bottom, top, right = 50, 30, 14, 150
     plot_w, plot_h = width - left - right, height - top - bottom
     x_of = _scale(board.budgets, plot_w, log=True)
-    parts = [f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-label="acceptance by latency budget">']
+    parts = [
+        f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-label="shown and accepted by latency budget">'
+    ]
     for budget in board.budgets:
         x = left + x_of(budget)
         parts.append(f'<line class="grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}"/>')
         parts.append(f'<text x="{x:.1f}" y="{height - 14}" text-anchor="middle">{budget:g}</text>')
     parts.append(f'<text x="{left + plot_w / 2}" y="{height - 2}" text-anchor="middle">latency budget (ms)</text>')
-    top_rate = max((p.acceptance_rate for r in board.rows for p in r.curve), default=0.0) or 1.0
     for i, r in enumerate(board.rows):
-        points = " ".join(
-            f"{left + x_of(b):.1f},{top + plot_h * (1 - p.acceptance_rate / top_rate):.1f}" for b, p in zip(board.budgets, r.curve, strict=True)
-        )
         colour = PALETTE[i % len(PALETTE)]
-        last_y = top + plot_h * (1 - (r.curve[-1].acceptance_rate if r.curve else 0.0) / top_rate)
-        parts.append(
-            f'<g><title>{esc(r.model)} / {esc(r.preset)}</title><polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
-            f'<text x="{left + plot_w + 6}" y="{last_y + 4:.1f}">{esc(r.model)} / {esc(r.preset)}</text></g>'
-        )
-    parts.append(f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{_pct(top_rate)}</text>')
+        for rate, dash in ((lambda p: p.shown_rate, ' stroke-dasharray="4 3"'), (lambda p: p.acceptance_rate, "")):
+            points = " ".join(
+                f"{left + x_of(b):.1f},{top + plot_h * (1 - rate(p)):.1f}" for b, p in zip(board.budgets, r.curve, strict=True)
+            )
+            parts.append(
+                f"<g><title>{esc(r.model)} / {esc(r.preset)}</title>"
+                f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash}/></g>'
+            )
+    parts += _legend(board, left + plot_w + 30, top)
+    parts.append(f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">100%</text>')
     parts.append(f'<text x="{left - 6}" y="{top + plot_h}" text-anchor="end">0%</text></svg>')
     return "".join(parts)
+
+
+def _cost_table(board: Scoreboard) -> list[str]:
+    priced = [r for r in board.rows if r.cost is not None]
+    if not priced:
+        return []
+    rows = [
+        [
+            f"{r.model} / {r.preset}",
+            r.cost.kind,
+            _money(r.cost, r.cost.per_task),
+            _money(r.cost, r.cost.per_passing),
+            _money(r.cost, r.cost.per_accepted_char),
+        ]
+        for r in priced
+        if r.cost is not None
+    ]
+    return [html_table(["model / preset", "price", "per task", "per passing completion", "per accepted character"], rows, caption="cost")]
 
 
 def page(board: Scoreboard) -> str:
@@ -396,8 +453,9 @@ def page(board: Scoreboard) -> str:
         f"<figure><figcaption>pass@1 against latency; the dashed line joins the Pareto front</figcaption>{scatter(board)}</figure>",
         html_table(HEAD, [[c.strip() for c in row] for row in table_rows(board)]),
         "<ul>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>",
-        f"<figure><figcaption>accepted answers as the latency budget grows</figcaption>{curve_chart(board)}</figure>",
-        html_table(head, rows, caption="acceptance rate by latency budget"),
+        f"<figure><figcaption>answers shown (dashed) and accepted (solid) as the latency budget grows</figcaption>{curve_chart(board)}</figure>",
+        html_table(head, rows, caption="shown / accepted by latency budget"),
+        *_cost_table(board),
         html_table(
             ["model / preset", *(name for name, _, _ in LINE_GROUPS)],
             [[f"{r.model} / {r.preset}", *(f"{_ms(v.p50)}/{_ms(v.p90)} (n={v.n})" for v in r.by_lines.values())] for r in board.rows],
