@@ -921,15 +921,24 @@ def models(
 @click.option(
     "--postprocess", "-p", "presets", type=PresetType(), multiple=True, help="Score under these presets (repeat) [default: none]."
 )
-@click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml with prices [default: ./models.toml].")
-@click.option("--pause", type=click.FloatRange(0), default=500.0, show_default=True, help="How long the developer waits at the cursor (ms).")
+@click.option(
+    "--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), help="models.toml with prices [default: ./models.toml]."
+)
+@click.option(
+    "--pause", type=click.FloatRange(0), default=500.0, show_default=True, help="How long the developer waits at the cursor (ms)."
+)
 @click.option("--debounce", type=click.FloatRange(0), default=75.0, show_default=True, help="Typing pause before a request goes out (ms).")
 @click.option("--budget", type=click.FloatRange(0), help="Show an answer when it comes within this many ms (instead of the pause rule).")
 @click.option(
     "--accept", type=click.Choice(["pass", "first_line"]), default="pass", show_default=True, help="When a shown answer counts as accepted."
 )
 @click.option(
-    "--latency", "measure", type=click.Choice(["total", "first_token"]), default="total", show_default=True, help="Show at the last or first token."
+    "--latency",
+    "measure",
+    type=click.Choice(["total", "first_token"]),
+    default="total",
+    show_default=True,
+    help="Show at the last or first token.",
 )
 @click.option("--speed", type=click.FloatRange(0.1), default=5.0, show_default=True, help="Typing speed (characters per second).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the charts and tables as HTML.")
@@ -964,7 +973,9 @@ def scoreboard(
     settings = ClockSettings(speed, debounce, pause, budget, accept, measure)  # type: ignore[arg-type]
     store = ctx.store()
     try:
-        result = board.build(store, run_ids, presets or ("none",), settings, lambda model: price_for(model, models_file), DEFAULT_BUDGETS_MS)
+        result = board.build(
+            store, run_ids, presets or ("none",), settings, lambda model: price_for(model, models_file), DEFAULT_BUDGETS_MS
+        )
     finally:
         store.close()
     if markdown_path is not None:
