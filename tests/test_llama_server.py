@@ -359,3 +359,31 @@ def test_install_replaces_a_build_whole(tmp_path: Path) -> None:
     assert installed == root / "llama-server" and installed.read_text() == "new"
     assert sorted(p.name for p in root.iterdir()) == ["build.json", "build.log", "llama-server"]
     assert [p.name for p in root.parent.iterdir()] == ["llama.cpp-x"]
+
+
+@needs_server
+@pytest.mark.parametrize(
+    ("adapter", "extra"),
+    [(LlamaCppInfillModel, {}), (OpenAICompletionsModel, {"model": MODEL, "prompt_mode": "suffix"}), (OpenAIChatModel, {"model": MODEL})],
+    ids=["llamacpp-infill", "openai-completions", "openai-chat"],
+)
+async def test_every_adapter_streams_the_whole_answer_and_times_its_first_token(
+    server: str, request_in_repo: CompletionRequest, adapter: Any, extra: dict[str, Any]
+) -> None:
+    """``stream = true``: the adapter reads the server's events into the same greedy answer as a
+    whole one, with the time to its first token and the server's own token counts."""
+    base = server + ("/v1" if adapter is not LlamaCppInfillModel else "")
+    streamed = adapter(settings(base, max_tokens=12, context_chars=0, stream=True, **extra))
+    whole = adapter(settings(base, max_tokens=12, context_chars=0, **extra))
+    try:
+        texts, timing = await streamed.complete_timed(request_in_repo)
+        same, untimed = await whole.complete_timed(request_in_repo)
+    finally:
+        await streamed.aclose()
+        await whole.aclose()
+    assert texts == same
+    assert timing.streamed and timing.tokens == "usage" and untimed.tokens == "usage"
+    assert (timing.prompt_tokens, timing.answer_tokens) == (untimed.prompt_tokens, untimed.answer_tokens)
+    assert 0 < timing.answer_tokens <= 12
+    assert timing.first_token_ms is None or timing.first_token_ms <= timing.total_ms  # None: an empty answer
+    assert untimed.first_token_ms is None and not untimed.streamed
