@@ -111,3 +111,19 @@ def test_the_scoreboard_from_stored_runs_and_its_command(tmp_path: Path) -> None
     # quick: two requests of 1000 prompt and 10 answer tokens at 1 and 2 per million; one passed
     assert rows[0]["cost"]["total"] == 2 * (1000 * 1.0 + 10 * 2.0) / 1e6 and rows[0]["cost"]["passing"] == 1
     assert rows[1]["cost"] is None and (tmp_path / "s.html").is_file()
+
+
+def test_the_report_carries_the_scoreboard_of_its_series(tmp_path: Path) -> None:
+    from replay.reports.html_report import render_html
+    from replay.reports.report import build_report
+    from replay.reports.report import to_json as report_json
+
+    store = Store(tmp_path / "results.sqlite")
+    fill(store, "quick", "m", [(TRUTH, True, streamed(40, 120), 130.0), ("x", False, streamed(50, 150), 160.0)])
+    report = build_report(store, ["quick"])
+    store.close()
+    assert report.board is not None and [(r.run_id, r.preset) for r in report.board.rows] == [("quick", "none")]
+    assert report.board.rows[0].first_token.p50 == 45.0
+    assert report_json(report)["scoreboard"]["rows"][0]["total"]["p50"] == 135.0
+    html = render_html(report)
+    assert 'id="latency"' in html and html.count('class="point"') == 1

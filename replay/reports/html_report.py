@@ -20,6 +20,7 @@ from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
 from replay.reports.html_text import esc
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, sample_line, source_file
+from replay.reports.scoreboard import section as scoreboard_section
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.taxonomy import CLASSES
 
@@ -574,7 +575,8 @@ def render_html(report: Report) -> str:
         f"<title>simpilot report: {esc(', '.join(r.run_id for r in report.runs))}</title><style>{CSS}</style></head><body>",
         "<h1>simpilot report</h1>",
         '<nav><a href="#strata">strata</a><a href="#taxonomy">error taxonomy</a><a href="#trends">trends</a>'
-        '<a href="#similarity">similarity</a><a href="#comparisons">comparisons</a><a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
+        '<a href="#similarity">similarity</a><a href="#comparisons">comparisons</a><a href="#latency">latency</a>'
+        '<a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
         sortable(["run", "model", "created", "scenario hash", "presets"], [runs]),
         f"<p>Intervals: <b>{esc(report.interval)}</b>. Cut-offs, computed once over the {len(report.tasks)} tasks of this report:</p><ul>{cut}</ul>",
         f'<p class="warn">⚠ {len(small)} of {sum(len(s.rows) for s in sections)} strata have fewer than {SMALL_STRATUM} tasks: '
@@ -619,6 +621,14 @@ def render_html(report: Report) -> str:
     out += [comparison_block(c, i, anchors) for i, c in enumerate(report.comparisons)] or [
         '<p class="note">one series only: nothing to compare</p>'
     ]
+    if report.board is not None:
+        out += [
+            '<h2 id="latency">Latency, the simulated editor and the Pareto front</h2>',
+            "<p>Each series' first answers: time to the first token (streamed answers) and to the whole answer, "
+            "whether a developer pausing at the cursor would have seen it and kept it, and the keystrokes it saved "
+            "(<code>simpilot scoreboard</code> sets the editor's timing and the prices).</p>",
+            scoreboard_section(report.board),
+        ]
     out += [
         '<h2 id="table">All strata</h2>',
         strata_table(sections),

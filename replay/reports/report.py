@@ -27,6 +27,8 @@ from replay.core.records import Outcome, Task
 from replay.core.scenarios import document_text
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
 from replay.reports.passk import bootstrap_interval, task_pass_at_k
+from replay.reports.scoreboard import Scoreboard, build_series
+from replay.reports.scoreboard import to_json as scoreboard_json
 from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
 from replay.reports.taxonomy import Taxonomy, taxonomy
 from replay.store import RunInfo, Store
@@ -138,6 +140,7 @@ class Report:
     requests: dict[tuple[str, str], dict[str, Any]]  # (run, task) → the stored request
     # (run, task id) → that run's task where it differs from the copy in ``tasks`` (re-marked)
     run_tasks: dict[tuple[str, str], Task] = field(default_factory=dict)
+    board: Scoreboard | None = None  # latency, the editor clock and cost per series (scoreboard.py)
 
     def __iter__(self):  # a report reads as its sections, as it did before comparisons existed
         return iter(self.sections)
@@ -285,7 +288,8 @@ def build_report(
         s2, b, tasks2 = by_series[second]
         shared, differing = pair_tasks(tasks1, tasks2)
         comparisons.append(compare(s1, s2, shared, a, b, cut, differing))
-    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks)
+    board = build_series(store, [(s.series.run_id, s.series.preset) for s in sections]) if sections else None
+    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks, board)
 
 
 # -- the document the model saw ---------------------------------------------------------------
@@ -365,6 +369,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "sections": [section_json(s) for s in report.sections],
         "comparisons": [comparison_json(c) for c in report.comparisons],
         "outcomes": [asdict(o) for o in report.outcomes],
+        "scoreboard": scoreboard_json(report.board) if report.board is not None else None,
     }
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from replay.core.errors import SimpilotError
 from replay.reports.cost import CostInput, CostSummary, Price, summarise_cost
-from replay.reports.editor_clock import ClockSettings, ClockSummary, TaskInput, budget_curve, simulate, summarise
+from replay.reports.editor_clock import DEFAULT_BUDGETS_MS, ClockSettings, ClockSummary, TaskInput, budget_curve, simulate, summarise
 from replay.reports.html_text import esc, html_table
 from replay.reports.model_runs import shown_model
 from replay.store import Store
@@ -211,18 +211,27 @@ def build(
 ) -> Scoreboard:
     """The scoreboard of ``run_ids`` under each of ``presets``; ``prices`` gives a run's model's
     price (by the run's model name), or None."""
+    return build_series(store, [(run_id, preset) for run_id in run_ids for preset in presets], settings, prices, budgets)
+
+
+def build_series(
+    store: Store,
+    series: Sequence[tuple[str, str]],
+    settings: ClockSettings | None = None,
+    prices: Callable[[str], Price | None] = lambda model: None,
+    budgets: Sequence[float] = DEFAULT_BUDGETS_MS,
+) -> Scoreboard:
+    """The scoreboard of each (run, preset) of ``series`` (a report's series: each run under
+    the presets it was judged with)."""
+    settings = settings or ClockSettings()
     rows = []
-    for run_id in run_ids:
+    for run_id, preset in series:
         info = store.run(run_id)
         if info is None:
             known = ", ".join(r.run_id for r in store.runs()[-8:]) or "none"
             raise SimpilotError(f"no run {run_id!r} in {store.path} (runs: {known})")
-        for preset in presets:
-            rows.append(
-                score_row(
-                    shown_model(info.model), run_id, preset, load_requests(store, run_id, preset), settings, prices(info.model), budgets
-                )
-            )
+        requests = load_requests(store, run_id, preset)
+        rows.append(score_row(shown_model(info.model), run_id, preset, requests, settings, prices(info.model), budgets))
     return Scoreboard(pareto(rows), settings, list(budgets))
 
 
@@ -444,23 +453,30 @@ def _cost_table(board: Scoreboard) -> list[str]:
     return [html_table(["model / preset", "price", "per task", "per passing completion", "per accepted character"], rows, caption="cost")]
 
 
-def page(board: Scoreboard) -> str:
-    """A self-contained HTML page: the scatter with its front, the budget curve, the tables."""
+def section(board: Scoreboard) -> str:
+    """The scoreboard as a part of another page (``simpilot report --html``): the scatter, the
+    table, the notes, the cost and the budget curve."""
     head, rows = curve_table(board)
     notes = render(board).split("\n\n")[-1].splitlines()
-    body = [
-        f'<section class="scoreboard"><style>{CSS}</style><h1>simpilot: the scoreboard</h1>',
-        f"<figure><figcaption>pass@1 against latency; the dashed line joins the Pareto front</figcaption>{scatter(board)}</figure>",
-        html_table(HEAD, [[c.strip() for c in row] for row in table_rows(board)]),
-        "<ul>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>",
-        f"<figure><figcaption>answers shown (dashed) and accepted (solid) as the latency budget grows</figcaption>{curve_chart(board)}</figure>",
-        html_table(head, rows, caption="shown / accepted by latency budget"),
-        *_cost_table(board),
-        html_table(
-            ["model / preset", *(name for name, _, _ in LINE_GROUPS)],
-            [[f"{r.model} / {r.preset}", *(f"{_ms(v.p50)}/{_ms(v.p90)} (n={v.n})" for v in r.by_lines.values())] for r in board.rows],
-            caption="total latency p50/p90 (ms) by the answer's length",
-        ),
-        "</section>",
-    ]
-    return "<!doctype html><meta charset=utf-8><title>simpilot: scoreboard</title>" + "\n".join(body)
+    return "\n".join(
+        [
+            f'<section class="scoreboard"><style>{CSS}</style>',
+            f"<figure><figcaption>pass@1 against latency; the dashed line joins the Pareto front</figcaption>{scatter(board)}</figure>",
+            html_table(HEAD, [[c.strip() for c in row] for row in table_rows(board)]),
+            "<ul>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>",
+            *_cost_table(board),
+            f"<figure><figcaption>answers shown (dashed) and accepted (solid) as the latency budget grows</figcaption>{curve_chart(board)}</figure>",
+            html_table(head, rows, caption="shown / accepted by latency budget"),
+            html_table(
+                ["model / preset", *(name for name, _, _ in LINE_GROUPS)],
+                [[f"{r.model} / {r.preset}", *(f"{_ms(v.p50)}/{_ms(v.p90)} (n={v.n})" for v in r.by_lines.values())] for r in board.rows],
+                caption="total latency p50/p90 (ms) by the answer's length",
+            ),
+            "</section>",
+        ]
+    )
+
+
+def page(board: Scoreboard) -> str:
+    """A self-contained HTML page of :func:`section`."""
+    return f"<!doctype html><meta charset=utf-8><title>simpilot: scoreboard</title><h1>simpilot: the scoreboard</h1>{section(board)}"
