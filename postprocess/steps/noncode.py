@@ -8,7 +8,14 @@ Python strings are never taken for fences.
 
 What is removed is exactly the non-code and the blank lines that separated it from the code: when
 nothing is found the answer comes back as it was, leading and trailing newlines included (a hole
-can start or end with one). A line is prose only when ``postprocess.prose`` finds it is code
+can start or end with one).
+
+Fill-in-the-middle tags a model writes into its answer (``<fim_middle>``, ``<|fim_suffix|>``, or
+an invented ``<fim_end_end>``) are not code either: known special tokens are cut by the bridge
+for the configured family, but a model that was never told its family, or invents a tag of its
+own, leaves them in. A tag before any code goes alone; a tag after code ends the answer there
+(what follows it belongs to another part of a FIM document). A tag inside a string or comment is
+the code's own and stays, and with a grammar the file must parse strictly better without it. A line is prose only when ``postprocess.prose`` finds it is code
 neither alone nor in its place, so a statement that merely reads like a sentence
 (``TableFormat = namedtuple(``) stays.
 """
@@ -18,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..context import HoleContext
+from ..fits import answer_in_literal, fits_better
 from ..prose import INTERJECTION, code_in_place, is_prose, parses_alone
 from ..pyscan import scan
 
@@ -27,6 +35,8 @@ __all__ = ["is_prose", "strip_noncode"]
 # of the code that follows)
 _THINK = re.compile(r"\s*<think>.*?(?:</think>|\Z)(?:[ \t]*\n)*", re.S)
 _FENCE = re.compile(r"^ {0,3}(```|~~~)[\w+#.-]*\s*$")
+# A FIM-like tag: <fim_...>, <|fim_...|>, DeepSeek's full-width <｜fim▁...｜>, any case
+_FIM_TAG = re.compile(r"<[|｜]?(?i:fim)[\w▁-]*[|｜]?>")
 
 
 def strip_noncode(text: str, ctx: HoleContext) -> str:
@@ -37,7 +47,55 @@ def strip_noncode(text: str, ctx: HoleContext) -> str:
         assert m is not None  # the text starts with ``<think>`` after blanks
         text = text[m.end() :]
     lines = _unfence(text.split("\n"), ctx.language)
-    return "\n".join(_trim_prose_edges(lines, ctx))
+    return _drop_fim_tags("\n".join(_trim_prose_edges(lines, ctx)), ctx)
+
+
+def _drop_fim_tags(text: str, ctx: HoleContext) -> str:
+    """The answer without the FIM tags it wrote as code: a leading one removed (with its line when
+    it stands alone on it), the answer cut at any later one."""
+    while True:
+        tag = next((m for m in _FIM_TAG.finditer(text) if not _in_literal(text, m.start(), ctx)), None)
+        if tag is None:
+            return text
+        if text[: tag.start()].strip():
+            shorter = text[: tag.start()].rstrip(" \t")
+        else:
+            rest = text[tag.end() :]
+            alone = not rest[: rest.find("\n") + 1].strip() and "\n" in rest
+            shorter = text[: text.rfind("\n", 0, tag.start()) + 1] + rest[rest.find("\n") + 1 :] if alone else text[: tag.start()] + rest
+        if not fits_better(shorter, text, ctx) and answer_in_literal(text, tag.start(), ctx) is not None:
+            return text  # with a grammar, the file must parse better without the tag
+        text = shorter
+
+
+def _in_literal(text: str, offset: int, ctx: HoleContext) -> bool:
+    """Whether ``offset`` of the answer is inside a string or comment: by the grammar where there
+    is one, else by a C-like scan of the answer alone (quotes, backticks, ``//`` and ``/* */``)."""
+    found = answer_in_literal(text, offset, ctx)
+    if found is not None:
+        return found
+    i, quote = 0, ""
+    while i < offset:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote or (ch == "\n" and quote in "\"'"):
+                quote = ""
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            if end < 0 or end > offset:
+                return True
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0 or end + 2 > offset:
+                return True
+            i = end + 1
+        elif ch in "\"'`":
+            quote = ch
+        i += 1
+    return bool(quote)
 
 
 def _line_endings(text: str, ctx: HoleContext) -> str:

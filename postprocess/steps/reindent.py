@@ -65,11 +65,19 @@ def _retyped_indentation(text: str, ctx: HoleContext, states: list[LineState], t
     """The answer with the indentation it typed again removed, when it did: the editor put the
     cursor after the line's indentation (where the user wants the line), and the answer's first
     line starts with indentation of its own. An answer of whole lines (ending with a newline) is
-    written from column 0 of the next line instead, and is judged as it is."""
+    written from column 0 of the next line instead, and is judged as it is.
+
+    A first line indented by less than one indentation unit is no indentation the model typed
+    but a tokenizer's artefact: many tokenizers start a word with its space (``" return"``), and
+    a model after a cursor that already has its indentation may begin with that token. Read as
+    the answer's frame, that one space would shift every later line; only the space goes, and
+    the later lines, written for the columns they stand at, stay."""
     if not ctx.line_prefix or text[:1] not in (" ", "\t") or text.endswith("\n"):
         return None
     lines = _restyle(text.split("\n"), states, tabs, unit)
     base = width(_split_indent(lines[0])[0])
+    if base < unit:
+        base = width(ctx.line_prefix)  # the artefact: the first line loses its space, nothing moves
     return _move(lines, states, width(ctx.line_prefix), base, tabs, True)
 
 
