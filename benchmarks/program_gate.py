@@ -1,7 +1,7 @@
 """The DevBench gate with the warm runners and with a fresh process per program, side by side.
 
-For each language, the same instances go through the program gate (golden completion twice, the
-empty answer twice) once with the warm runners (Python: a forking server; Java: a resident JVM
+For each language, the same instances go through the program gate (golden completion three
+times, the empty answer twice) once with the warm runners (Python: a forking server; Java: a resident JVM
 compiling in memory; JavaScript: one node process, a worker per run) and once with a fresh
 process per program, in alternating order. Prints the wall-clock time of each, the ratio, and
 whether the two ways gave every instance the same gate result. Target: warm at least 3x faster.
@@ -10,11 +10,13 @@ Some of DevBench's programs spend seconds in ``time.sleep`` or ``setTimeout`` th
 runner can shorten (both ways let other runs go while they wait: ``admission.py``); so the script
 also prints the median time of one program run each way (the run itself, not its wait for a
 slot), the totals over the runs that took under half a second both ways (the programs whose cost
-is the harness's rather than their own), the longest run (no gate is shorter) and the most runs
-that went at once.
+is the harness's rather than their own), the longest run (no gate is shorter), the most runs
+that went at once, the runs stopped at a limit, how many runners were made, and a timeline of the
+runs going and allowed. ``--save DIR`` writes each way's gate result per instance, to compare
+runs of the script.
 
     .venv/bin/python benchmarks/program_gate.py [--folder DEVBENCH] [--languages python,java,javascript]
-        [--limit N] [--jobs J] [--provision] [--rounds R]
+        [--limit N] [--jobs J] [--provision] [--rounds R] [--save DIR]
 
 ``--folder`` defaults to the sample bundled with the tests; ``--limit`` is per category.
 """
@@ -22,10 +24,12 @@ that went at once.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -45,8 +49,8 @@ class TimedRunner:
     """A runner noting how long each of its runs took (the run itself, not the wait for a slot),
     by (program, source, attempt)."""
 
-    def __init__(self, runner, times: dict[tuple[str, str, int], float]):
-        self.runner, self.times = runner, times
+    def __init__(self, runner, times: dict[tuple[str, str, int], float], stopped: list[tuple[str, float, bool]]):
+        self.runner, self.times, self.stopped = runner, times, stopped
 
     def run(self, program, timeout, cpu=None):
         start = time.monotonic()
@@ -54,27 +58,65 @@ class TimedRunner:
         elapsed = time.monotonic() - start
         attempt = sum(1 for key in list(self.times) if key[:2] == (program.name, program.source))
         self.times[(program.name, program.source, attempt)] = elapsed
+        if result.timed_out:
+            self.stopped.append((program.name, elapsed, result.busy))
         return result
 
     def __getattr__(self, name):
         return getattr(self.runner, name)
 
 
+class Timeline:
+    """How many runs went, and how many the admission allowed, sampled every ``EVERY`` seconds."""
+
+    EVERY = 2.0
+
+    def __init__(self, admission):
+        self.admission, self.samples, self._done = admission, [], threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._done.wait(self.EVERY):
+            self.samples.append((self.admission.running, self.admission.allowed))
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def __str__(self) -> str:
+        return " ".join(f"{running}/{allowed}" for running, allowed in self.samples)
+
+
 def gate(language: str, instances: list, folder: Path, environment: Path | None, warm: bool, jobs: int) -> tuple[float, dict, dict, int]:
     manifest = write_repository(folder / f"devbench-{language}", language, instances, environment)
     tasks = [task_for(i)[1] for i in instances]
     times: dict[tuple[str, str, int], float] = {}
+    stopped: list[tuple[str, float, bool]] = []
     made = programs.runner
-    programs.runner = lambda *args, **kwargs: TimedRunner(made(*args, **kwargs), times)
+    programs.runner = lambda *args, **kwargs: TimedRunner(made(*args, **kwargs), times, stopped)
     try:
         start = time.monotonic()
         with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs, warm=warm) as evaluator:
-            report = validate_programs(evaluator, tasks, jobs)
+            timeline = Timeline(evaluator.programs.admission)
+            try:
+                report = validate_programs(evaluator, tasks, jobs)
+            finally:
+                timeline.stop()
             most = evaluator.programs.admission.most
+            runners = len(evaluator.programs._all)
         elapsed = time.monotonic() - start
     finally:
         programs.runner = made
     results = {t.id: "kept" for t in report.kept} | {d.task.id: d.reason for d in report.dropped}
+    longest = sorted(((seconds, key[0]) for key, seconds in times.items()), reverse=True)[:6]
+    print(
+        f"  {'warm' if warm else 'fresh':5s} {elapsed:6.1f} s; {len(stopped)} runs stopped at a limit "
+        f"({sum(busy for _, _, busy in stopped)} for CPU time), {sum(s for _, s, _ in stopped):.1f} s between them; the longest runs: "
+        + ", ".join(f"{name} {seconds:.1f} s" for seconds, name in longest)
+        + f"; {runners} runners made; runs going / allowed every {Timeline.EVERY:g} s: {timeline}",
+        flush=True,
+    )
     return elapsed, results, times, most
 
 
@@ -86,6 +128,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--provision", action="store_true", help="install the programs' packages first (cached)")
     parser.add_argument("--rounds", type=int, default=1, help="gates per way, alternating; the best time is kept")
+    parser.add_argument("--save", type=Path, help="write each language's gate results (instance -> kept or reason) here, per way")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, --jobs {args.jobs}, {args.limit} instances per category, load {os.getloadavg()[0]:.1f}")
     for language in args.languages.split(","):
@@ -100,6 +143,9 @@ def main() -> None:
                 elapsed, results, run_times, most[warm] = gate(language, instances, Path(tmp), environment, warm, args.jobs)
                 times[warm] = min(times.get(warm, elapsed), elapsed)
                 verdicts[warm] = results
+                if args.save is not None:
+                    args.save.mkdir(parents=True, exist_ok=True)
+                    (args.save / f"{language}-{'warm' if warm else 'fresh'}.json").write_text(json.dumps(results, indent=0, sort_keys=True))
                 runs_by_way[warm] = run_times
         same = sum(verdicts[True][k] == verdicts[False][k] for k in verdicts[True])
         kept = sum(v == "kept" for v in verdicts[True].values())

@@ -1,9 +1,12 @@
-"""Admission of program runs: ``jobs`` at any time, more only while cores sit idle, never past
-the limit; and the gate overlapping programs that wait on themselves."""
+"""Admission of program runs: ``jobs`` at any time, more only while fewer than ``jobs`` threads of
+simpilot's processes want a core, never past the limit; and the gate overlapping programs that
+wait on themselves."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -11,42 +14,53 @@ from pathlib import Path
 import pytest
 
 from replay.core.manifest import RepoCatalog
-from replay.execution.admission import WINDOW, Admission, CpuTimes, idle_cores, parse_proc_stat
+from replay.execution.admission import RUNNER_MEMORY, WAITING_PER_JOB, WINDOW, Admission, default_limit, read_wanting, wanting
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
 from replay.marking.devbench import Instance, task_for
 from replay.validation.devbench import write_repository
 from replay.validation.program_gate import validate_programs
 
-PROC_STAT = """cpu  400 0 100 1500 0 0 0 0 0 0
-cpu0 100 0 50 800 50 0 0 0 0 0
-cpu1 300 0 50 700 0 0 0 0 0 0
-intr 12345
-ctxt 678
-"""
+
+def stat_fields(state: str, threads: int = 1) -> list[str]:
+    """``/proc/PID/stat``'s fields after the command name, with this state and thread count."""
+    return [state, "1", *["0"] * 15, str(threads), "0"]
 
 
-def test_proc_stat_is_summed_over_the_allowed_cores() -> None:
-    assert parse_proc_stat(PROC_STAT) == CpuTimes(total=100 + 50 + 800 + 50 + 300 + 50 + 700, idle=800 + 50 + 700, cores=2)
-    assert parse_proc_stat(PROC_STAT, {1}) == CpuTimes(total=1050, idle=700, cores=1)
+def test_threads_wanting_a_core_are_counted_per_thread() -> None:
+    processes = [(1, stat_fields("R")), (2, stat_fields("S")), (3, stat_fields("D")), (4, stat_fields("S", threads=3))]
+    threads = {4: ["S", "R", "R"]}  # a JVM: its main thread waits while two others run
+    assert wanting(processes, lambda pid: threads[pid]) == 1 + 1 + 2
+    assert wanting([(5, stat_fields("Z"))], lambda pid: []) == 0
 
 
-def test_idle_cores_is_the_idle_share_of_the_time_spent_times_the_cores() -> None:
-    # 200 ticks passed over 2 cores, 150 of them idle: 1.5 cores idle on average
-    assert idle_cores(CpuTimes(1000, 500, 2), CpuTimes(1200, 650, 2)) == pytest.approx(1.5)
-    assert idle_cores(CpuTimes(1000, 500, 2), CpuTimes(1000, 500, 2)) == 0.0  # no time passed: nothing to go on
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_busy_child_wants_a_core_and_a_sleeping_one_does_not() -> None:
+    def counts(code: str) -> list[int]:
+        child = subprocess.Popen([sys.executable, "-c", code])
+        try:
+            time.sleep(0.5)  # past the interpreter's start
+            samples = []
+            for _ in range(10):
+                time.sleep(0.02)
+                samples.append(read_wanting() or 0)
+            return samples
+        finally:
+            child.kill()
+            child.wait()
+
+    assert max(counts("while True: pass")) >= 1
+    assert min(counts("import time; time.sleep(30)")) == 0
 
 
-class Machine:
-    """CPU times that advance 100 ticks per reading, ``idle`` of them idle per core."""
+class Count:
+    """A fixed number of threads wanting a core."""
 
-    def __init__(self, cores: int, idle: float):
-        self.cores, self.idle, self.total, self.idle_ticks = cores, idle, 0, 0
+    def __init__(self, n: int):
+        self.n = n
 
-    def read(self) -> CpuTimes:
-        self.total += 100 * self.cores
-        self.idle_ticks += int(100 * self.cores * self.idle)
-        return CpuTimes(self.total, self.idle_ticks, self.cores)
+    def read(self) -> int:
+        return self.n
 
 
 def started(admission: Admission, count: int, wait: float) -> int:
@@ -63,16 +77,16 @@ def started(admission: Admission, count: int, wait: float) -> int:
     return taken
 
 
-def test_jobs_runs_always_go_and_a_busy_machine_admits_no_more() -> None:
-    admission = Admission(2, 8, read=Machine(2, idle=0.0).read)
+def test_jobs_runs_always_go_and_busy_runs_admit_no_more() -> None:
+    admission = Admission(2, 8, read=Count(2).read)
     assert started(admission, 3, wait=10 * WINDOW) == 2
     admission.release()  # a slot freed: the waiting run takes it
     time.sleep(WINDOW)
     assert admission.running == 2 and admission.most == 2
 
 
-def test_an_idle_machine_admits_more_up_to_the_limit() -> None:
-    admission = Admission(2, 5, read=Machine(2, idle=1.0).read)
+def test_runs_that_wait_admit_more_up_to_the_limit() -> None:
+    admission = Admission(2, 5, read=Count(0).read)
     assert started(admission, 7, wait=30 * WINDOW) == 5
     assert admission.most == 5 and admission.allowed == 5
 
@@ -85,40 +99,60 @@ class Clock:
         return self.now
 
 
-def test_the_runs_allowed_grow_with_idle_cores_and_fall_back_when_busy() -> None:
-    machine, clock = Machine(2, idle=1.0), Clock()
-    admission = Admission(2, 9, read=machine.read, clock=clock)
+def test_the_runs_allowed_grow_with_unwanted_cores_and_fall_back_when_busy() -> None:
+    clock, count = Clock(), Count(0)
+    admission = Admission(2, 9, read=count.read, clock=clock)
     tick = WINDOW * 1.01  # a window and a little: no rounding makes one look shorter
-    admission.adjust(0.0)  # the first reading starts a window
+
+    def at(step: float) -> int:
+        clock.now = step * tick
+        admission.adjust(clock.now)
+        return admission.allowed
+
+    assert at(0) == 2  # the first count starts a series of windows
+    clock.now = WINDOW / 2
+    admission.adjust(clock.now)  # within the window: nothing yet
     assert admission.allowed == 2
-    admission.adjust(WINDOW / 2)  # within the window: nothing yet
-    assert admission.allowed == 2
-    admission.adjust(tick)  # two cores idle over the window: room for two more runs
-    assert admission.allowed == 4
-    for step in (2, 3, 4):
-        admission.adjust(step * tick)
-    assert admission.allowed == 9  # never past the limit
-    machine.idle = 0.5  # one core idle: one more; but there is no more room
-    admission.adjust(5 * tick)
-    assert admission.allowed == 9
-    machine.idle = 0.0  # the cores are busy: half the way back to jobs, each window
-    admission.adjust(6 * tick)
-    assert admission.allowed == 2 + 7 // 2
-    admission.adjust(7 * tick)
-    admission.adjust(8 * tick)
-    admission.adjust(9 * tick)
-    assert admission.allowed == 2
-    machine.idle = 1.0
-    admission.adjust(20 * tick)  # a stale reading starts a new window rather than judge the gap
-    assert admission.allowed == 2
+    assert at(1) == 4  # no thread wanted a core: room for two more runs
+    assert [at(step) for step in (2, 3, 4)] == [6, 8, 9]  # never past the limit
+    count.n = 2  # both cores wanted: the smoothed count climbs, 1, 1.5, 1.75, 1.875, ...
+    assert [at(step) for step in (5, 6, 7)] == [9, 9, 9]  # still room, then neither
+    assert [at(step) for step in (8, 9, 10)] == [2 + 7 // 2, 2 + 3 // 2, 2]  # half the way back to jobs, each window
+    count.n = 0
+    assert at(20) == 2  # a stale count starts a new series rather than judge the gap
+    assert at(21) == 4
 
 
-def test_cores_the_user_kept_for_other_work_are_not_filled() -> None:
-    """With ``--jobs 1`` on two cores, one idle core is the user's: a second run needs both idle."""
-    half = Admission(1, 4, read=Machine(2, idle=0.5).read)
-    assert started(half, 2, wait=10 * WINDOW) == 1
-    whole = Admission(1, 4, read=Machine(2, idle=1.0).read)
-    assert started(whole, 2, wait=10 * WINDOW) == 2
+def test_with_one_job_one_busy_thread_admits_no_more() -> None:
+    """Other work on the machine is not counted: only what simpilot's own threads want."""
+    assert started(Admission(1, 4, read=Count(1).read), 2, wait=10 * WINDOW) == 1
+    assert started(Admission(1, 4, read=Count(0).read), 2, wait=10 * WINDOW) == 2
+
+
+def test_quick_runs_always_have_jobs_slots_however_many_runs_wait() -> None:
+    admission = Admission(1, 2, read=Count(0).read)
+    assert started(admission, 2, wait=10 * WINDOW) == 2  # two runs that wait: the limit
+    quick = threading.Semaphore(0)
+
+    def go() -> None:
+        admission.acquire(waits=False)
+        quick.release()
+
+    threading.Thread(target=go, daemon=True).start()
+    threading.Thread(target=go, daemon=True).start()
+    assert quick.acquire(timeout=5)  # one quick run goes past the limit
+    assert not quick.acquire(timeout=5 * WINDOW)  # the other waits for the quick slot (jobs: 1)
+    assert admission.running == 3 and admission.quick == 1
+    admission.release(waits=False)
+    assert quick.acquire(timeout=5)
+    assert admission.running == 3 and admission.quick == 1
+
+
+def test_the_most_runs_at_once_are_bounded_per_job_and_by_memory() -> None:
+    assert default_limit(2, None) == 2 * WAITING_PER_JOB
+    assert default_limit(2, 1000 * RUNNER_MEMORY) == 2 * WAITING_PER_JOB
+    assert default_limit(2, 5 * RUNNER_MEMORY + 1) == 5  # a runner each: what the memory holds
+    assert default_limit(2, 0) == 2  # never fewer than jobs
 
 
 def test_without_cpu_accounting_only_jobs_runs_go() -> None:
@@ -140,14 +174,14 @@ def sleeping(index: int, seconds: float) -> Instance:
 
 @pytest.mark.e2e
 def test_the_gate_overlaps_programs_that_wait_on_themselves(tmp_path: Path) -> None:
-    """Four programs sleeping a second each, one job: with idle cores (faked here, so that other
-    work on the machine does not change what is tested) they run side by side, each in a runner
-    of its own, and the gate's verdicts are those of running them one at a time."""
+    """Four programs sleeping a second each, one job: as they want no core (faked here, so that
+    the runners' own start does not change what is tested) they run side by side, each in a
+    runner of its own, and the gate's verdicts are those of running them one at a time."""
     instances = [sleeping(i, 1.0) for i in range(4)]
     manifest = write_repository(tmp_path / "devbench-python", "python", instances)
     tasks = [task_for(i)[1] for i in instances]
     with Evaluator(RepoCatalog([manifest]), Sandbox.create(), 1) as evaluator:
-        evaluator.programs.admission = Admission(1, 6, read=Machine(2, idle=1.0).read)
+        evaluator.programs.admission = Admission(1, 6, read=Count(0).read)
         assert evaluator.threads(tasks) == 6
         report = validate_programs(evaluator, tasks, 1)
         most = evaluator.programs.admission.most

@@ -120,6 +120,32 @@ def test_an_asynchronous_program_passes_once_its_event_loop_drained(runner: Runn
     assert verdict(runner, source) == ("pass", "")
 
 
+ES_MODULE = """import { strict as assert } from 'assert';
+import path from 'path';
+
+export function joined(...parts) {
+    return path.posix.join(...parts);
+}
+
+export default class Counter {
+    constructor() { this.count = 0; }
+}
+
+assert.equal(joined('a', 'b'), 'a/b');
+assert.equal(new Counter().count, 0);
+"""
+
+
+@pytest.mark.skipif(harness.typescript_home(None) is None, reason="the TypeScript environment rewrites ES modules (.ci/setup)")
+def test_an_es_module_runs_as_commonjs_and_is_judged_like_any_program(runner: Runner) -> None:
+    assert verdict(runner, ES_MODULE) == ("pass", "")
+    status, detail = verdict(runner, ES_MODULE.replace("'a/b'", "'a/c'"))
+    assert status == "fail" and detail.startswith("AssertionError")
+    status, detail = verdict(runner, "import missing from 'simpilot-no-such-package';\nconsole.log(missing);\n")
+    assert status == "runtime_error" and "Cannot find module 'simpilot-no-such-package'" in detail
+    assert verdict(runner, "export const x = 1;\nprocess.exit(0);\n")[0] == "tests_not_run"  # still no early exit
+
+
 def test_errors_are_classified(runner: Runner) -> None:
     assert verdict(runner, "console.log(undefinedThing);\n") == ("undefined_name", "ReferenceError: undefinedThing is not defined")
     status, detail = verdict(runner, "require('simpilot-no-such-package');\n")

@@ -10,7 +10,7 @@ import pytest
 
 from replay.execution.program_runs import classify_program, program_shortfall
 from replay.execution.programs import PROGRAM_TEST, Program
-from replay.execution.programs.python import PythonRunner, imported, needs
+from replay.execution.programs.python import PythonRunner, imported, needs, shared_imports
 from replay.execution.sandbox import Sandbox
 
 pytestmark = pytest.mark.e2e
@@ -99,3 +99,16 @@ def test_warm_and_fresh_agree_on_bundled_instances(tmp_path: Path) -> None:
     finally:
         for r in runners:
             r.close()
+
+
+def test_a_prepared_server_preloads_what_several_programs_share_and_never_restarts() -> None:
+    sources = [f"import json\nimport os\nx{n} = 1\n" for n in range(5)] + ["import csv\nimport json\n"]
+    assert shared_imports(sources) == {"json", "os"}  # csv: one program of six
+    assert shared_imports(sources[-2:]) == {"csv", "json", "os"}  # fewer programs than SHARED_BY: all of it
+    made = PythonRunner(Sandbox.create(), None, warm=True)
+    try:
+        made.prepare(sources)
+        assert verdict(made, "import csv, json\nassert csv.QUOTE_ALL is not None\n") == ("pass", "")  # imported by the run
+        assert made.preloaded == {"json", "os"} and made.server is not None and made.server.starts == 1
+    finally:
+        made.close()

@@ -1,18 +1,30 @@
-"""How many program runs go at once: ``jobs`` always, and more while the machine's cores sit idle.
+"""How many program runs go at once: ``jobs`` always, and more while fewer than ``jobs`` of them need a core.
 
 Many single-program tasks spend most of their run waiting on themselves: DevBench's programs
 call ``time.sleep`` or ``setTimeout`` to show off a cache's expiry or a retry's back-off, and some
 wait for a timeout of their own. A run that waits holds one of the ``jobs`` slots but no core, so
 with ``jobs`` runs at a time the gate of a few hundred such programs is mostly idle waiting.
 
-:class:`Admission` lets ``jobs`` runs go at any time, and more while the cores the user left to
-simpilot (all of them less those ``jobs`` does not use) sit idle: once every :data:`WINDOW`
-seconds while more than ``jobs`` runs are asked for, the number of runs allowed grows by the
-whole cores that were idle over the window, or falls half the way back to ``jobs`` when they were
-busy, and never passes ``limit``. A run ending hands its slot to the next, so quick runs flow at
-full speed beside runs that wait; runs that keep the cores busy let no more in, so busy runs
-outnumber the cores only briefly (when waiting ones wake up together). Where the machine's CPU
-time cannot be read (no ``/proc/stat``), ``jobs`` runs go at once, never more.
+:class:`Admission` lets ``jobs`` runs go at any time, and more while fewer than ``jobs`` threads
+of simpilot's processes (everything below this one: the runners, the sandboxes, the programs)
+are runnable, running or waiting for a core (``R``, or ``D``: in the kernel, as the load average
+counts them). Once every :data:`WINDOW` seconds while more than ``jobs`` runs are asked for, the
+number of runs allowed grows by the whole cores of ``jobs`` that no thread of ours wanted, or
+falls half the way back to ``jobs`` when they were all wanted, and never passes ``limit``. A run
+ending hands its slot to the next, so quick runs flow at full speed beside runs that wait; runs
+that keep ``jobs`` cores busy let no more in, so busy runs outnumber ``jobs`` only briefly (when
+waiting ones wake up together). A run its caller expects to be quick (``waits=False``: its program
+shows no sign of waiting on itself) may always go when fewer than ``jobs`` such runs are going,
+however many runs that wait hold slots: otherwise, once runs that wait fill every slot up to the
+limit, the cores sit idle while quick runs queue behind them.
+
+What is counted is what simpilot's own threads want, not what the machine leaves idle nor the
+CPU time they got: on a machine shared with other work the cores are seldom idle, yet a run that
+sleeps needs none of them (judged by idle cores, runs that wait would go ``jobs`` at a time as soon
+as anything else ran); and runs that want a core but wait for one behind other work get less CPU
+time than they want (judged by CPU time, ever more busy runs would be let in, taking cores from
+the other work). The count is a sample, smoothed over windows. Where ``/proc`` cannot be read,
+``jobs`` runs go at once, never more.
 """
 
 from __future__ import annotations
@@ -20,137 +32,187 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 
-WINDOW = 0.1  # seconds of CPU accounting an admission looks back on
-IDLE_CORE = 0.5  # how much of one core must have been idle over a window to make room for a run
-BUSY_CORE = 0.2  # less idle than this over a window: the runs keep the cores busy
-WAITING_PER_JOB = 8  # at most this many runs per job in all: runs that wait still hold memory (a warm runner each)
+from replay.execution import proctree
 
-
-@dataclass(frozen=True, slots=True)
-class CpuTimes:
-    """The machine's CPU time at one moment, summed over the cores this process may use (in ticks)."""
-
-    total: int
-    idle: int
-    cores: int
+WINDOW = 0.1  # seconds between two counts of the threads that want a core
+IDLE_CORE = 0.5  # how much of one core of ``jobs`` must be unwanted to make room for a run
+BUSY_CORE = 0.2  # less unwanted than this: the runs keep their cores busy
+# At most this many runs per job in all: enough for the runs that wait on themselves to overlap
+# (DevBench's Python gate has about 300 s of them in runs over half a second), and at most one per
+# RUNNER_MEMORY of the memory available when the admission is made: a run that waits still holds a
+# runner (a forking server with the programs' shared libraries is about 160 MB, a JVM about 250 MB).
+WAITING_PER_JOB = 16
+RUNNER_MEMORY = 512 * 2**20
+WANTING = frozenset("RD")  # the states of a thread that wants a core (or is in the kernel, as the load average counts it)
+_THREADS = 17  # num_threads among ``/proc/PID/stat``'s fields after the command name
 
 
-def parse_proc_stat(text: str, allowed: set[int] | None = None) -> CpuTimes:
-    """Sum ``/proc/stat``'s per-core lines (``cpuN user nice system idle iowait irq softirq
-    steal ...``) over the ``allowed`` cores (None: all of them); idle is idle plus iowait."""
-    total = idle = cores = 0
-    for line in text.splitlines():
-        name, _, rest = line.partition(" ")
-        if not name.startswith("cpu") or not name[3:].isdigit():
-            continue
-        if allowed is not None and int(name[3:]) not in allowed:
-            continue
-        ticks = [int(word) for word in rest.split()]
-        total += sum(ticks[:8])  # guest time is already counted in user and nice
-        idle += ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
-        cores += 1
-    return CpuTimes(total, idle, cores)
+def default_limit(jobs: int, available: int | None) -> int:
+    """The most runs at once: :data:`WAITING_PER_JOB` per job, and no more than ``available``
+    bytes of memory hold runners of :data:`RUNNER_MEMORY` (None: unknown, not bounded)."""
+    most = jobs * WAITING_PER_JOB
+    return max(jobs, min(most, available // RUNNER_MEMORY)) if available is not None else most
 
 
-def idle_cores(before: CpuTimes, after: CpuTimes) -> float:
-    """How many cores sat idle between two readings, on average (0 when no time passed)."""
-    spent = after.total - before.total
-    if spent <= 0 or after.cores == 0:
-        return 0.0
-    return after.cores * (after.idle - before.idle) / spent
-
-
-def read_cpu_times() -> CpuTimes | None:
-    """This machine's CPU times now, over the cores this process may run on (None: unknown)."""
+def read_available_memory() -> int | None:
+    """``MemAvailable`` of ``/proc/meminfo`` in bytes (None: unknown)."""
     try:
-        text = Path("/proc/stat").read_text()
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def wanting(processes: Iterable[tuple[int, list[str]]], threads_of: Callable[[int], Iterable[str]]) -> int:
+    """How many threads of ``processes`` (pid, and ``/proc/PID/stat``'s fields after the command
+    name) want a core: a single-threaded process by its own state, any other by each of its
+    threads' states (``threads_of(pid)``; a JVM's main thread waits while others run the program)."""
+    count = 0
+    for pid, fields in processes:
+        if int(fields[_THREADS]) > 1:
+            count += sum(state in WANTING for state in threads_of(pid))
+        else:
+            count += fields[0] in WANTING
+    return count
+
+
+def read_wanting() -> int | None:
+    """How many threads below this process want a core now (None: unknown): one pass over
+    ``/proc``, as this runs every window while runs wait for a slot."""
+    try:
+        entries = os.listdir("/proc")
     except OSError:
         return None
+    children: dict[int, list[tuple[int, list[str]]]] = {}
+    for entry in entries:
+        if entry.isdigit():
+            fields = proctree.stat(entry)
+            if fields is not None and fields[0] not in proctree.DEAD:
+                children.setdefault(int(fields[1]), []).append((int(entry), fields))
+    found: list[tuple[int, list[str]]] = []
+    todo = [os.getpid()]
+    while todo:
+        for pid, fields in children.get(todo.pop(), []):
+            found.append((pid, fields))
+            todo.append(pid)
+    return wanting(found, _thread_states)
+
+
+def _thread_states(pid: int) -> list[str]:
     try:
-        allowed: set[int] | None = set(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        allowed = None
-    times = parse_proc_stat(text, allowed)
-    return times if times.cores else None
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    states = []
+    for tid in tids:
+        fields = proctree.stat(f"{pid}/task/{tid}")
+        if fields is not None:
+            states.append(fields[0])
+    return states
 
 
 class Admission:
-    """``jobs`` slots, and up to ``limit`` while cores sit idle (see the module's docstring)."""
+    """``jobs`` slots, and up to ``limit`` while fewer than ``jobs`` threads of ours want a core (see the module's docstring)."""
 
     def __init__(
         self,
         jobs: int,
         limit: int | None = None,
-        read: Callable[[], CpuTimes | None] = read_cpu_times,
+        read: Callable[[], int | None] = read_wanting,
         clock: Callable[[], float] = time.monotonic,
     ):
         self.jobs = max(1, jobs)
-        self.limit = max(self.jobs, limit if limit is not None else self.jobs * WAITING_PER_JOB)
+        self.limit = max(self.jobs, limit if limit is not None else default_limit(self.jobs, read_available_memory()))
         self._read, self._clock = read, clock
         self._changed = threading.Condition()
         self.running = 0
-        self.allowed = self.jobs  # how many runs may go now: ``jobs`` and what idle cores made room for
+        self.allowed = self.jobs  # how many runs may go now: ``jobs`` and what unwanted cores made room for
         self.most = 0  # the most runs that went at once
-        self._sample: tuple[float, CpuTimes] | None = None  # the reading the next window is measured from
+        self.quick = 0  # how many of the runs going were expected to be quick
+        self._quick_asking = 0  # how many quick runs wait for a slot
+        self._counted: float | None = None  # when the threads wanting a core were last counted
+        self._wanting: float | None = None  # how many want one, smoothed over windows
         self._polling = False  # whether a waiter is watching the cores (the others sleep until woken)
 
     def adjust(self, now: float) -> None:
-        """Once a window, move :attr:`allowed` with the cores the runs left idle: up by the
-        idle cores (whole ones; the user's spare cores not counted), or, when the cores were
-        busy, half the way back to ``jobs`` (runs that waited have woken up, or have ended and
-        busy ones took their places)."""
-        if self._sample is not None and now - self._sample[0] < WINDOW:
+        """Once a window, count the threads that want a core and move :attr:`allowed`: up by the
+        cores of ``jobs`` none wanted (whole ones), or, when they were all wanted, half the way
+        back to ``jobs`` (runs that waited have woken up, or have ended and busy ones took their
+        places). The count is averaged with the previous window's (a sample is an instant)."""
+        if self._counted is not None and now - self._counted < WINDOW:
             return
-        times = self._read()
-        if times is None:
+        count = self._read()
+        if count is None:
             return
-        if self._sample is None or now - self._sample[0] > 4 * WINDOW:  # stale: a new window starts
-            self._sample = (now, times)
+        stale = self._counted is None or now - self._counted > 4 * WINDOW
+        self._counted = now
+        if stale or self._wanting is None:  # a new series of windows: nothing to average with yet
+            self._wanting = float(count)
             return
-        before = self._sample[1]
-        self._sample = (now, times)
-        free = idle_cores(before, times) - max(0, times.cores - self.jobs)  # the cores the user kept for other work are not ours
+        self._wanting = (self._wanting + count) / 2
+        free = self.jobs - self._wanting
         if free >= IDLE_CORE:
             self.allowed = min(self.limit, self.allowed + int(free + 1 - IDLE_CORE))
         elif free < BUSY_CORE:
             self.allowed = self.jobs + (self.allowed - self.jobs) // 2
 
-    def acquire(self) -> None:
+    def acquire(self, waits: bool = True) -> None:
+        """Wait for a slot; ``waits=False``: the run is expected to be quick, and one of ``jobs``
+        slots kept for such runs will do."""
         with self._changed:
-            while True:
-                if self.running >= self.jobs:
-                    allowed = self.allowed
-                    self.adjust(self._clock())
-                    if self.allowed > allowed + 1:
-                        self._changed.notify(self.allowed - allowed - 1)  # this one takes one of the new slots
-                if self.running < self.allowed:
-                    self.running += 1
-                    self.most = max(self.most, self.running)
-                    return
-                if self._polling or self.allowed >= self.limit:
-                    self._changed.wait()  # a slot freed, or room made, wakes it
-                    continue
-                self._polling = True  # one waiter watches the cores for all of them
-                try:
-                    self._changed.wait(WINDOW / 2)
-                finally:
-                    self._polling = False
-                    self._changed.notify()  # another waiter takes the watch over if this one gets a slot
+            self._quick_asking += not waits
+            try:
+                self._acquire(waits)
+            finally:
+                self._quick_asking -= not waits
 
-    def release(self) -> None:
+    def _acquire(self, waits: bool) -> None:
+        while True:
+            if not waits and self.quick < self.jobs:
+                self._take(waits)
+                return
+            if self.running >= self.jobs:
+                allowed = self.allowed
+                self.adjust(self._clock())
+                if self.allowed > allowed + 1:
+                    self._changed.notify(self.allowed - allowed - 1)  # this one takes one of the new slots
+            if self.running < self.allowed:
+                self._take(waits)
+                return
+            if self._polling or self.allowed >= self.limit:
+                self._changed.wait()  # a slot freed, or room made, wakes it
+                continue
+            self._polling = True  # one waiter watches the cores for all of them
+            try:
+                self._changed.wait(WINDOW / 2)
+            finally:
+                self._polling = False
+                self._changed.notify()  # another waiter takes the watch over if this one gets a slot
+
+    def _take(self, waits: bool) -> None:
+        self.running += 1
+        self.quick += not waits
+        self.most = max(self.most, self.running)
+
+    def release(self, waits: bool = True) -> None:
         with self._changed:
             self.running -= 1
-            self._changed.notify()
+            self.quick -= not waits
+            if not waits and self._quick_asking:
+                self._changed.notify_all()  # the waiter that may take a quick run's slot is one of them
+            else:
+                self._changed.notify()
 
     @contextmanager
-    def slot(self) -> Iterator[None]:
-        self.acquire()
+    def slot(self, waits: bool = True) -> Iterator[None]:
+        self.acquire(waits)
         try:
             yield
         finally:
-            self.release()
+            self.release(waits)

@@ -4,8 +4,9 @@ The program is the task's file with the answer in its hole, followed by its chec
 its language's runner (``programs/``). It passes when the run's proof says the program ran to its
 end (``programs/__init__.py``); the failure class comes from the error the launcher recorded.
 
-``jobs`` runs go at once, and more while the cores sit idle (``admission.py``: many programs
-mostly wait on themselves). Runners are kept per language, as many as runs went at once, each
+``jobs`` runs go at once, and more while fewer than ``jobs`` threads of ours want a core
+(``admission.py``: many programs mostly wait on themselves); a program that shows no sign of
+waiting (:func:`waits_on_itself`) always finds one of ``jobs`` slots kept for such runs. Runners are kept per language, as many as runs went at once, each
 lent to one call at a time; a runner that says it is ``concurrent`` (C++: nothing resident, only
 a cache of binaries) is one per language, shared by every call.
 """
@@ -26,6 +27,16 @@ from replay.execution.proof import Shortfall, shortfall
 from replay.execution.sandbox import ProcessResult, Sandbox
 
 PROGRAM_TIMEOUT = 30.0  # DevBench's harness gives each program 30 seconds
+# What a program that waits on itself (or its checks) says: ``time.sleep``, ``setTimeout``, ...
+_WAITING = re.compile(r"\b(?:sleep|setTimeout|setInterval|timeout|Timer|wait)\b|\bsleep_for\b|\bThread\.sleep\b")
+
+
+def waits_on_itself(source: str) -> bool:
+    """Whether a program looks as if it waits on itself (a retry's back-off, a cache's expiry, a
+    server's timeout): such runs hold a slot but seldom a core (``admission.py``)."""
+    return _WAITING.search(source) is not None
+
+
 _UNDEFINED = re.compile(r"^(NameError|ReferenceError|UnboundLocalError)\b")
 
 
@@ -95,7 +106,7 @@ class ProgramRuns:
         checks = self.checks(manifest, task.path)
         source = join(patched, checks) if checks.strip() else patched
         program = programs.Program(task.language, task.path, source)
-        with self.admission.slot():
+        with self.admission.slot(waits_on_itself(source)):
             runner = self._borrow(task.language, manifest.programs.environment)
             try:
                 with self._lock:

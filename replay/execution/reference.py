@@ -6,6 +6,11 @@ here. That time, not a fixed number, bounds how long a run with a hole filled ma
 or completion that turns a loop into an endless one is stopped after a multiple of it instead of
 the manifest's whole timeout, which is meant for the slowest machine. One run per file covers the
 union of its tasks' tests, so its time is an upper bound of each task's own.
+
+A single program (a ``[programs]`` repository: DevBench's instances) has no tests: its untouched
+code is the program with its golden completion, run whole with its checks, and its CPU limit is
+the sandbox's (a warm runner's CPU time includes its own warming up, which one run may pay and
+another not).
 """
 
 from __future__ import annotations
@@ -15,9 +20,22 @@ from collections.abc import Iterable
 
 from replay.core.records import Task
 from replay.execution.evaluate import Evaluator
+from replay.execution.program_runs import program_shortfall
 from replay.execution.sandbox import ProcessResult
 
 Key = tuple[str, str]  # (repository, path)
+
+# How long an answer's tests may run, from the same tests' run on the untouched code here (the
+# file's reference run). Two limits: wall-clock time, ten times the reference (at least 10 s, at
+# most the manifest's timeout), generous to slow but correct code on a loaded machine, for answers
+# that hang; and CPU time, three times the reference's (at least 1 s), for answers that loop. A
+# busy loop uses CPU time as fast as the wall clock runs, while correct code needs about what the
+# untouched code did, however loaded the machine is: so the CPU limit can be tight, and an endless
+# loop costs a second or two instead of the wall-clock limit.
+REPLAY_SLOWDOWN = 10
+REPLAY_MIN_TIMEOUT = 10.0
+REPLAY_CPU_SLOWDOWN = 3
+REPLAY_MIN_CPU = 1.0
 
 
 class ReferenceRuns:
@@ -40,7 +58,10 @@ class ReferenceRuns:
             if key not in self._results:
                 tests = self._tests[key]
                 manifest = self.evaluator.catalog.get(task.repo)
-                self._results[key] = self.evaluator.run_tests(manifest, tests=None if tests is None else tuple(sorted(tests)))
+                if manifest.programs is not None:  # one program per file: the golden completion's run
+                    self._results[key] = self.evaluator.programs.run(manifest, task, self.evaluator.original(task).decode("utf-8"))
+                else:
+                    self._results[key] = self.evaluator.run_tests(manifest, tests=None if tests is None else tuple(sorted(tests)))
             return self._results[key]
 
     def passed(self, task: Task) -> bool:
@@ -53,13 +74,16 @@ class ReferenceRuns:
         tests = self._tests[key]
         result = self.get(task)
         manifest = self.evaluator.catalog.get(task.repo)
-        gap = self.evaluator.shortfall(manifest, result, None if tests is None else tuple(sorted(tests)))
+        if manifest.programs is not None:
+            gap = program_shortfall(result)
+        else:
+            gap = self.evaluator.shortfall(manifest, result, None if tests is None else tuple(sorted(tests)))
         return None if gap is None else gap.detail
 
     def cpu(self, task: Task, slowdown: float, minimum: float) -> float | None:
         """``slowdown`` times the CPU time of the untouched run (its wall time where the CPU time
         was not measured), at least ``minimum``; None (the sandbox's limit) when it failed."""
-        if not self.passed(task):
+        if not self.passed(task) or self.evaluator.catalog.get(task.repo).programs is not None:
             return None
         result = self.get(task)
         used = result.cpu_s if result.cpu_s is not None else result.duration_s

@@ -10,24 +10,36 @@ The others are listed by reason, never counted in a result:
 * ``passes_empty``: the program passes with nothing in the hole, so the task measures nothing;
 * ``flaky``: the golden completion or the empty answer gave different verdicts on different runs.
 
+The golden runs get the manifest's timeout; the empty answer is judged under replay's limit,
+derived from the golden runs' time as a repository's runs are from the untouched code's
+(:func:`empty_timeout`), so the gate judges the empty answer as replay will, and an empty answer
+that hangs costs ten times the golden run (at least 10 s) rather than the whole timeout. As in
+replay, its runs go beside the golden ones with the rule's minimum (10 s), which every derived
+limit reaches: a run that ends within it has its verdict, and only one stopped there runs again
+under the golden runs' limit when that is longer.
+
 As for marked tasks, every kept golden completion goes through every built-in preset, which must
 return it unchanged (an alteration is reported, the task kept).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import queue
 import re
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from replay.core.records import Status, Task, Validation
 from replay.execution import programs
 from replay.execution.evaluate import Evaluator, Verdict
+from replay.execution.program_runs import PROGRAM_TIMEOUT, waits_on_itself
+from replay.execution.reference import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN
 from replay.validation.gate import Alteration, preset_alterations
 
-# What a program that waits on itself (or its checks) says: ``time.sleep``, ``setTimeout``, ...
-_WAITING = re.compile(rb"\b(?:sleep|setTimeout|setInterval|timeout|Timer|wait)\b|\bsleep_for\b|\bThread\.sleep\b")
 _COMPILER_LINE = re.compile(r"^[\w./-]+:\d+(?::\d+)?: ")
 # The golden completion runs three times: a C++ instance with a data race (it passes one run in
 # three) passed two runs and then failed its replay; each run is cheap next to a wrong result.
@@ -35,6 +47,15 @@ GOLDEN_RUNS = 3
 EMPTY_RUNS = 2
 REASONS = ("toolchain_missing", "golden_fails", "passes_empty", "flaky")
 _TAIL_LINES = 6
+# The rounds of a task's runs (True: the golden completion, False: the empty answer); the runs of
+# a round may go at once. Every task needs two golden runs (three passes, or a second failure
+# telling a program that always fails from a flaky one) and, unless the golden completion fails,
+# an empty run: those are a quick program's first round, the third golden run and the second
+# empty one its second. A program that waits on itself (a retry's back-off, a cache's expiry) has
+# all five in one round: side by side they cost one run's time, and its runs cost time, not CPU.
+QUICK_ROUNDS = ((True, True, False), (True, False))
+WAITING_ROUNDS = ((True, True, True, False, False),)
+TASKS_PER_RUN = 4  # tasks under way per run that may go at once: a task waits between its rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,29 +90,48 @@ def _error(verdict: Verdict) -> str:
     return found or verdict.status.value
 
 
-Together = Callable[[Task, list[str]], list[Verdict]]  # runs answers to one task, perhaps at once
+Run = tuple[str, float | None]  # an answer and its wall-clock limit (None: the manifest's)
+Together = Callable[[Task, list[Run]], list[Verdict]]  # runs answers to one task, perhaps at once
 
 
-def judge_one(evaluator: Evaluator, task: Task, together: Together | None = None, waits: bool = False) -> Task | Dropped:
+def empty_timeout(golden: list[Verdict], limit: float) -> float:
+    """The empty answer's wall-clock limit: replay's rule (``reference.py``: ten times the untouched
+    run, at least ``REPLAY_MIN_TIMEOUT``, at most the manifest's ``limit``), on the longest of the
+    golden runs so far, the untouched program of a program task. Replay judges an answer under
+    the same limit (its reference run is the golden program's), so the gate's verdict on the
+    empty answer is replay's; the CPU-time limit is left to the sandbox, as replay's reference
+    leaves it for programs (a warm runner's CPU time includes its own warming up)."""
+    return min(limit, max(REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN * max(v.duration_s for v in golden)))
+
+
+def judge_one(
+    evaluator: Evaluator, task: Task, together: Together | None = None, waits: bool = False, limit: float = PROGRAM_TIMEOUT
+) -> Task | Dropped:
     """Run ``task``'s golden completion three times and the empty answer twice, as far as
-    needed, in rounds whose runs may go at once (``together``; default: one after another).
-
-    Every task needs two golden runs (three passes, or a second failure telling a program that
-    always fails from a flaky one) and, unless the golden completion fails, an empty run: those
-    are the first round, the third golden run and the second empty one the second. A program
-    that ``waits`` on itself (a retry's back-off, a cache's expiry: :func:`_waits`) has all five
-    in one round: side by side they cost one run's time, and its runs cost time, not CPU."""
-    run = together or (lambda t, texts: [evaluator.evaluate(t, text) for text in texts])
+    needed, in rounds whose runs may go at once (``together``; default: one after another):
+    :data:`WAITING_ROUNDS` for a program that ``waits`` on itself (:func:`_waits`), else
+    :data:`QUICK_ROUNDS`. ``limit`` is the manifest's timeout, the golden runs' limit; an empty
+    run gets the rule's minimum, and one stopped there runs again under :func:`empty_timeout`
+    when that is longer (as replay's ``Timeouts`` does)."""
+    run = together or (lambda t, answers: [evaluator.evaluate(t, text, timeout) for text, timeout in answers])
     why = programs.missing(task.language)
     if why is not None:
         return Dropped(task, "toolchain_missing", "", why)
-    rounds = [[True] * GOLDEN_RUNS + [False] * EMPTY_RUNS] if waits else [[True, True, False], [True, False]]
+    first = min(limit, REPLAY_MIN_TIMEOUT)
     golden: list[Verdict] = []
     empty: list[Verdict] = []
-    for is_golden in rounds:
-        answers = [task.ground_truth if g else "" for g in is_golden]
-        for g, verdict in zip(is_golden, run(task, answers), strict=True):
-            (golden if g else empty).append(verdict)
+    for is_golden in WAITING_ROUNDS if waits else QUICK_ROUNDS:
+        answers: list[Run] = [(task.ground_truth, None) if g else ("", first) for g in is_golden]
+        verdicts = run(task, answers)
+        golden += [v for g, v in zip(is_golden, verdicts, strict=True) if g]
+        empties = [v for g, v in zip(is_golden, verdicts, strict=True) if not g]
+        stopped = [n for n, v in enumerate(empties) if v.status is Status.TIMEOUT]
+        full = empty_timeout(golden, limit) if golden else first
+        if stopped and full > first and all(v.status is Status.PASS for v in golden):
+            again = run(task, [("", full)] * len(stopped))
+            for n, verdict in zip(stopped, again, strict=True):
+                empties[n] = verdict
+        empty += empties
         decided = _decide(task, golden, empty)
         if decided is not None:
             return decided
@@ -122,7 +162,43 @@ def _decide(task: Task, golden: list[Verdict], empty: list[Verdict]) -> Task | D
 def _waits(evaluator: Evaluator, task: Task) -> bool:
     """Whether ``task``'s program or its checks look as if they wait on themselves."""
     checks = evaluator.programs.checks(evaluator.catalog.get(task.repo), task.path)
-    return _WAITING.search(evaluator.original(task)) is not None or _WAITING.search(checks.encode()) is not None
+    return waits_on_itself(evaluator.original(task).decode("utf-8", "replace")) or waits_on_itself(checks)
+
+
+class _Runs:
+    """Threads running the gate's runs in the order of their task's rank (the order the tasks
+    should start in), not of their asking: a task's later rounds go before the first rounds of
+    the tasks ranked after it, so the programs that wait, started first, also end first instead
+    of trailing behind the quick ones."""
+
+    def __init__(self, threads: int):
+        self._queue: queue.PriorityQueue[tuple[int, int, Callable[[], Verdict] | None, Future[Verdict] | None]] = queue.PriorityQueue()
+        self._order = itertools.count()  # ties go first come, first served (and never compare the calls)
+        self._threads = [threading.Thread(target=self._work, name=f"simpilot-gate-run-{n}", daemon=True) for n in range(threads)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, rank: int, call: Callable[[], Verdict]) -> Future[Verdict]:
+        future: Future[Verdict] = Future()
+        self._queue.put((rank, next(self._order), call, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            _, _, call, future = self._queue.get()
+            if call is None or future is None:
+                return
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(call())
+                except BaseException as exc:  # handed to the task waiting on it
+                    future.set_exception(exc)
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._queue.put((2**62, next(self._order), None, None))  # after every run asked for
+        for thread in self._threads:
+            thread.join()
 
 
 def validate_programs(
@@ -133,26 +209,30 @@ def validate_programs(
 ) -> ProgramGateReport:
     """Gate ``tasks``, as many at once as the evaluator's program runs allow (``jobs`` busy ones,
     more while they wait on themselves). Programs that look as if they wait start first, so that
-    their waiting overlaps the quick ones' runs rather than trailing after them; the results keep
-    the tasks' order."""
+    their waiting overlaps the quick ones' runs rather than trailing after them, and their runs
+    go before those of tasks started later (:class:`_Runs`); the results keep the tasks' order."""
     threads = max(1, jobs, evaluator.threads(tasks))
     waiting = {id(task): _waits(evaluator, task) for task in tasks}
+    first = sorted(tasks, key=lambda task: not waiting[id(task)])  # stable: the others keep their order
+    rank = {id(task): n for n, task in enumerate(first)}
+    runs = _Runs(threads)
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="simpilot-gate-run") as runs:
+    def together(task: Task, answers: list[Run]) -> list[Verdict]:
+        asked = [runs.submit(rank[id(task)], functools.partial(evaluator.evaluate, task, text, timeout)) for text, timeout in answers]
+        return [future.result() for future in asked]
 
-        def together(task: Task, texts: list[str]) -> list[Verdict]:
-            return list(runs.map(lambda text: evaluator.evaluate(task, text), texts))
+    def one(task: Task) -> Task | Dropped:
+        try:
+            return judge_one(evaluator, task, together, waiting[id(task)], evaluator.catalog.get(task.repo).timeout)
+        finally:
+            if progress is not None:
+                progress()
 
-        def one(task: Task) -> Task | Dropped:
-            try:
-                return judge_one(evaluator, task, together, waiting[id(task)])
-            finally:
-                if progress is not None:
-                    progress()
-
-        with ThreadPoolExecutor(threads, thread_name_prefix="simpilot-gate") as pool:
-            first = sorted(tasks, key=lambda task: not waiting[id(task)])  # stable: the others keep their order
+    try:
+        with ThreadPoolExecutor(max(1, min(len(tasks), TASKS_PER_RUN * threads)), thread_name_prefix="simpilot-gate") as pool:
             done = dict(zip((id(task) for task in first), pool.map(one, first), strict=True))
-            results = [done[id(task)] for task in tasks]
+    finally:
+        runs.close()
+    results = [done[id(task)] for task in tasks]
     kept = [r for r in results if isinstance(r, Task)]
     return ProgramGateReport(kept, [r for r in results if isinstance(r, Dropped)], preset_alterations(kept, evaluator.original))

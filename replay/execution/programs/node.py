@@ -41,9 +41,11 @@ with the packages they import provisioned (the other reads ``.message`` of a cat
 ``unknown``) and 250 with ``@types/node`` alone (the rest: "Cannot find module"); DevBench's harness
 compiles with tsc, so programs are type-checked. A JavaScript syntax error is ``compile error:
 SyntaxError: 12.js:5: ...``. JavaScript programs run as CommonJS: one written as an ES module
-(``import``/``export``; 14 of DevBench's 300) fails with "Cannot use import statement outside a
-module", where node 20.19 and later would detect the syntax and load the file as an ES module
-(which resolves packages without ``NODE_PATH``, so a provisioned folder would not serve it either).
+(``import``/``export``; 14 of DevBench's 300), which CommonJS rejects, is rewritten to CommonJS by
+the same ``typescript`` package (``transpileModule``, no type check, target ESNext: only the module
+syntax changes) and run like the others, with the provisioned packages; node's own ES module
+loader would resolve packages without ``NODE_PATH``. Without the TypeScript environment such a
+program fails with "Cannot use import statement outside a module".
 
 Packages come from npm: :func:`needs` reads the programs' ``require``/``import`` names,
 :func:`provision` installs them into a folder whose ``node_modules`` the programs get as
@@ -336,20 +338,22 @@ def installed_versions(folder: Path, names: Iterable[str]) -> dict[str, str]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tools:
-    """What a run needs: node, the provisioned ``node_modules`` (``NODE_PATH``), and for
-    TypeScript the compiler and the folder holding ``@types/node``."""
+    """What a run needs: node, the provisioned ``node_modules`` (``NODE_PATH``), for
+    TypeScript the compiler and the folder holding ``@types/node``, and for JavaScript the
+    ``typescript`` package that rewrites an ES module to CommonJS (``transpiler``)."""
 
     node: str
     modules: Path | None = None
     typescript: Path | None = None
     types: Path | None = None
+    transpiler: Path | None = None
 
     def command(self, *arguments: str) -> list[str]:
         """``node [flags] node_launcher.js arguments... [tools]``."""
         return [self.node, *node_flags(self.node), str(LAUNCHER), *arguments, *self.arguments()]
 
     def arguments(self) -> list[str]:
-        found = [("--modules", self.modules), ("--typescript", self.typescript), ("--types", self.types)]
+        found = [("--modules", self.modules), ("--typescript", self.typescript), ("--types", self.types), ("--transpiler", self.transpiler)]
         return [part for flag, path in found if path is not None for part in (flag, str(path))]
 
     def env(self) -> dict[str, str]:
@@ -365,17 +369,20 @@ def tools(language: str, environment: Path | None) -> Tools:
     if why is not None or found is None:
         raise SimpilotError(why or "Node.js is not installed")
     modules = environment / "node_modules" if environment is not None and (environment / "node_modules").is_dir() else None
-    typescript = types = None
+    typescript = types = transpiler = None
+    home = typescript_home(environment)
     if language == "typescript":
-        home = typescript_home(environment)
         if home is None:
             raise SimpilotError(_no_typescript(environment or default_environment("typescript")))
         typescript, types = home / "node_modules" / TYPESCRIPT, home / "node_modules" / "@types"
         modules = modules or home / "node_modules"
+    elif home is not None:  # JavaScript: the compiler only rewrites ES modules, loaded by the first one
+        transpiler = home / "node_modules" / TYPESCRIPT
+    if home is not None:
         allow_reading(str(home))
     if environment is not None:
         allow_reading(str(environment))
-    return Tools(found[0], modules, typescript, types)
+    return Tools(found[0], modules, typescript, types, transpiler)
 
 
 def runner(language: str, sandbox: Sandbox, environment: Path | None, warm: bool, workdir: Path | None = None) -> Runner:

@@ -131,7 +131,16 @@ async function main(argv) {
 
 function parseArguments(argv) {
     const options = { serve: false, cleanTmp: false, run: false, source: '', name: 'program', language: 'javascript', token: '' };
-    const valued = { '--source': 'source', '--name': 'name', '--language': 'language', '--modules': 'modules', '--typescript': 'typescript', '--types': 'types', '--token': 'token' };
+    const valued = {
+        '--source': 'source',
+        '--name': 'name',
+        '--language': 'language',
+        '--modules': 'modules',
+        '--typescript': 'typescript',
+        '--types': 'types',
+        '--transpiler': 'transpiler',
+        '--token': 'token',
+    };
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         if (arg === '--serve') options.serve = true;
@@ -212,6 +221,8 @@ function compile(tools, language, name, filename, source) {
             return { error: describeDiagnostic(ts, syntax, name) };
         }
         code = out.outputText;
+    } else if (tools.options.transpiler && isModule(code, filename)) {
+        code = tools.asCommonJs(source, filename);
     }
     const marker = `__simpilot_end_${crypto.randomBytes(12).toString('hex')}`;
     const withMarker = `${code}\n;${marker}();\n`;
@@ -224,6 +235,22 @@ function compile(tools, language, name, filename, source) {
         }
     }
     return { code: withMarker, marker };
+}
+
+/**
+ * Whether a JavaScript program is an ES module (import or export statements, import.meta), which
+ * a CommonJS wrapper rejects. Such a program is rewritten to CommonJS (the typescript package's
+ * transpileModule, no type check), so that it runs like any other: in a worker, with the
+ * provisioned packages (NODE_PATH, which node's ES module loader ignores).
+ */
+function isModule(code, filename) {
+    try {
+        vm.compileFunction(code, PARAMS, { filename });
+        return false;
+    } catch (err) {
+        const message = String((err && err.message) || '');
+        return /Cannot use import statement outside a module|Unexpected token 'export'|Cannot use 'import\.meta' outside a module/.test(message);
+    }
 }
 
 function describeSyntaxError(err, name) {
@@ -397,6 +424,16 @@ class Tools {
     emitOptions() {
         const ts = this.typescript();
         return { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true };
+    }
+
+    /** An ES module's text as CommonJS: only the module syntax changes (target ESNext). */
+    asCommonJs(source, filename) {
+        if (this._transpiler === undefined) {
+            this._transpiler = require(this.options.transpiler);
+        }
+        const ts = this._transpiler;
+        const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ESNext, esModuleInterop: true };
+        return ts.transpileModule(source, { compilerOptions: options, fileName: filename }).outputText;
     }
 
     checker() {

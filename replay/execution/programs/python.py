@@ -4,7 +4,11 @@ The programs' interpreter is the provisioned venv's (``provision``), else simpil
 server imports, once, the modules the programs it has seen import (standard library and installed
 packages, never a program's own code) and forks a fresh child per run, so a run costs a fork
 instead of an interpreter start and the imports; it is restarted with the longer list when a
-program imports something new.
+program imports something new. Told every program it may run (``prepare``), it imports only the
+modules that :data:`SHARED_BY` of them import, and never restarts: a module one or two programs
+import (``openai``, ``moto``, ``cv2``) is imported by their runs' children. Preloading it would
+cost every runner its import (the gate makes a runner per run going at once: dozens, when the
+programs wait on themselves) to spare a handful of runs theirs.
 """
 
 from __future__ import annotations
@@ -60,6 +64,19 @@ PYPI_NAMES = {
 TOO_BIG = frozenset({"torch", "tensorflow", "jax", "jaxlib"})
 # Modules that need a display or a device: imported per run, never preloaded by the warm server
 _NOT_PRELOADED = frozenset({"tkinter", "turtle", "antigravity", "this", "idlelib", "matplotlib", "multiprocessing"})
+SHARED_BY = 5  # programs that must import a module for a prepared server to preload it
+
+
+def shared_imports(sources: Iterable[str], shared_by: int = SHARED_BY) -> set[str]:
+    """The modules that at least ``shared_by`` of ``sources`` import (all of them, when there are
+    fewer sources than that: a small set of programs is prepared for whole)."""
+    counts: dict[str, int] = {}
+    listed = list(sources)
+    for source in listed:
+        for name in imported(source):
+            counts[name] = counts.get(name, 0) + 1
+    least = shared_by if len(listed) >= shared_by else 1
+    return {name for name, count in counts.items() if count >= least}
 
 
 def missing(language: str) -> str | None:
@@ -128,6 +145,7 @@ class PythonRunner:
         self.folder.mkdir()
         self.preloaded: frozenset[str] = frozenset()
         self.expected: frozenset[str] = frozenset()
+        self.prepared = False  # told every program it may run: preload ``expected``, never restart
         self.server: ForkServer | None = None
 
     def _write(self, program: Program) -> Path:
@@ -154,14 +172,14 @@ class PythonRunner:
             self._clear()
 
     def prepare(self, sources: list[str]) -> None:
-        """Preload what all the programs import, so that the server starts once, not once per new import."""
-        names: set[str] = set()
-        for source in sources:
-            names |= imported(source)
-        self.expected = frozenset(n for n in names if n not in _NOT_PRELOADED)
+        """Preload what the programs share (:func:`shared_imports`), so that the server starts
+        once, not once per new import; the rest is imported by the runs that need it."""
+        self.expected = frozenset(n for n in shared_imports(sources) if n not in _NOT_PRELOADED)
+        self.prepared = True
 
     def _server(self, program: Program) -> ForkServer:
-        wanted = {n for n in imported(program.source) | self.expected if n not in _NOT_PRELOADED and n != "main"}
+        own = set() if self.prepared else imported(program.source)
+        wanted = {n for n in own | self.expected if n not in _NOT_PRELOADED and n != "main"}
         if self.server is None or not wanted <= self.preloaded:
             if self.server is not None:
                 self.server.close()
