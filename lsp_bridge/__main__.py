@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--log-file", default=None, help="write the server's log here (stdout is the protocol)")
     parser.add_argument("--record", default=None, help="append what the editor sends and the server answers to this trace file (JSONL)")
+    parser.add_argument("--context-json", default=None, help="a context strategy building every prompt (JSON object)")
     args = parser.parse_args(argv)
     if args.log_file:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.postprocess and args.preset_steps:
         register_presets({args.postprocess: args.preset_steps.split(",")})
     trace = TraceWriter(Path(args.record)) if args.record else None
-    server = build_server(BridgeOptions(model=json.loads(args.model_json), postprocess=args.postprocess), trace)
+    context = json.loads(args.context_json) if args.context_json else None
+    server = build_server(BridgeOptions(model=json.loads(args.model_json), postprocess=args.postprocess, context=context), trace)
     try:
         server.start_io()
     finally:

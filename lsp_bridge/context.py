@@ -20,9 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .models.base import CompletionRequest
 from .repo_context import file_block, header, nearest_first, request_files
+
+if TYPE_CHECKING:  # annotations only: the models package imports this module
+    from .models.base import CompletionRequest
 
 _TOKEN = re.compile(r"\w{1,4}|[^\w\s]|\s+")
 

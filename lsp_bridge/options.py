@@ -11,11 +11,16 @@ from typing import Any
 
 from postprocess import PRESETS
 
+from .contexts import ContextError, Strategy
+
 
 @dataclass(frozen=True)
 class BridgeOptions:
     model: dict[str, Any] = field(default_factory=lambda: {"kind": "empty"})
     postprocess: str | None = None  # None: answer the raw model text (replay post-processes itself)
+    # a context strategy (``contexts.Strategy.to_json``, plus ``scenarios`` for one that needs the
+    # ground truth); None: each adapter builds its own prompt as it always has
+    context: dict[str, Any] | None = None
 
 
 def merge_options(defaults: BridgeOptions, raw: Any) -> tuple[BridgeOptions, list[str]]:
@@ -37,4 +42,12 @@ def merge_options(defaults: BridgeOptions, raw: Any) -> tuple[BridgeOptions, lis
             options = replace(options, postprocess=value)
         else:
             problems.append(f"unknown post-processing preset {value!r} (choose from {', '.join(PRESETS)}); using {options.postprocess!r}")
+    if "context" in raw:
+        value = raw["context"]
+        try:
+            if value is not None:
+                Strategy.from_json(value)
+            options = replace(options, context=value)
+        except ContextError as exc:
+            problems.append(f"{exc}; using {'no context strategy' if options.context is None else options.context.get('name')}")
     return options, problems

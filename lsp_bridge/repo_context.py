@@ -32,6 +32,7 @@ import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Parser
 
@@ -39,8 +40,10 @@ from postprocess.syntax import language
 from replay.core.errors import SimpilotError
 from replay.core.manifest import LANGUAGES, MANIFEST_NAME, Manifest, load_manifest
 
-from .models.base import CompletionRequest
 from .prompts import HOLE
+
+if TYPE_CHECKING:  # annotations only: the models package imports this module (its prompts)
+    from .models.base import CompletionRequest
 
 logger = logging.getLogger(__name__)
 

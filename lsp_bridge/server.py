@@ -15,6 +15,7 @@ sent and the server answered is written down for ``simpilot replay --trace``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from typing import Any
@@ -26,8 +27,10 @@ from pygls.protocol import LanguageServerProtocol
 
 from postprocess import HoleContext, run_preset
 from replay import __version__
-from replay.core.records import TIMING_METHOD, Timing
+from replay.core.records import PROMPT_METHOD, TIMING_METHOD, Timing
 
+from .contexts import ContextError, Strategy
+from .contexts.provider import ContextProvider
 from .conversions import lsp_inline_items, lsp_request
 from .models import Model, ModelError, create_model
 from .models.base import answers
@@ -60,6 +63,8 @@ class BridgeServer(LanguageServer):
         self.options = defaults
         self.model: Model | None = None
         self.model_problem: str | None = None
+        self.contexts: ContextProvider | None = None  # the context strategy, when one is set
+        self.context_problem: str | None = None
         self.trace = trace
         self.running: dict[str, asyncio.Task[Any]] = {}  # document URI -> its completion in progress
         self.last_answered: str | None = None  # the URI of the latest answer (what "shown" refers to)
@@ -80,6 +85,14 @@ def _configure(ls: BridgeServer, raw_options: object) -> None:
     except ModelError as exc:
         ls.model, ls.model_problem = None, str(exc)
         problems.append(f"model not available: {exc}")
+    ls.contexts, ls.context_problem = None, None
+    if ls.options.context is not None:
+        try:
+            spec = ls.options.context
+            ls.contexts = ContextProvider(Strategy.from_json(spec), [str(p) for p in spec.get("scenarios") or []])
+        except ContextError as exc:
+            ls.context_problem = str(exc)
+            problems.append(f"context strategy not available: {exc}")
     for problem in problems:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"simpilot: {problem}"))
 
@@ -189,6 +202,16 @@ async def _answers(ls: BridgeServer, params: types.InlineCompletionParams) -> tu
     request = lsp_request(document, params.position)
     if ls.model is None:
         raise JsonRpcInternalError(f"model_error: {ls.model_problem or 'no model configured'}")
+    if ls.context_problem is not None:
+        raise JsonRpcInternalError(f"model_error: {ls.context_problem}")
+    if ls.contexts is not None:
+        try:
+            built = await ls.contexts.build(request)
+        except ContextError as exc:
+            raise JsonRpcInternalError(f"model_error: {exc}") from None
+        request = dataclasses.replace(request, context=built)
+        position = {"line": params.position.line, "character": params.position.character}
+        ls.protocol.notify(PROMPT_METHOD, {"uri": params.text_document.uri, "position": position, "prompt": built.record().to_json()})
     try:
         texts, timing = await answers(ls.model, request)
     except ModelError as exc:

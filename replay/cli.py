@@ -131,6 +131,12 @@ def _load_user_presets(path: Path | None) -> None:
 @click.option(
     "--full-suite", is_flag=True, help="Validate with each repository's whole test command instead of the tests selected per hole."
 )
+@click.option(
+    "--decisions",
+    is_flag=True,
+    help="Mark decision places instead of holes: where nothing should be suggested, and where one line is right and more is "
+    "wrong (--per-kind of each per file [default: 6]); write them to a folder of their own, e.g. --out scenarios/decisions.",
+)
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--unsafe-no-sandbox", is_flag=True, help="Run tests without bubblewrap (not recommended).")
 def mark(
@@ -142,6 +148,7 @@ def mark(
     kinds: tuple[str, ...],
     languages: tuple[str, ...],
     full_suite: bool,
+    decisions: bool,
     jobs: int,
     unsafe_no_sandbox: bool,
 ) -> None:
@@ -151,6 +158,10 @@ def mark(
     by a neutral filler, both twice (a filler that does not compile is followed by a throwing probe).
     Each task stores the tests selected for it (those that execute its lines; for Java the test
     methods a throwing probe in the hole makes fail); replays run only those.
+
+    With --decisions a "no_suggestion" place (the ground truth is empty) is kept when a plausible
+    addition there (the line again, the next line, a return) compiles and fails its tests, twice;
+    a "one_line" place when the line passes the usual gate and the line plus such an addition fails.
     """
     sandbox = Sandbox.create(unsafe_no_sandbox)
     chosen = {Kind(k) for k in kinds} or {Kind.INFILL, Kind.COMPLETION}
@@ -172,6 +183,7 @@ def mark(
                 jobs=jobs,
                 max_per_file=max_per_file,
                 full_suite=full_suite,
+                decisions=decisions,
                 progress_total=lambda n: bar.update(tid, total=n),
                 progress=lambda: bar.advance(tid),
             )
@@ -203,8 +215,8 @@ def _print_gate(report: GateReport) -> None:
 
 
 def _kept(report: GateReport) -> str:
-    """How many tasks were kept, by kind."""
-    kinds_count = Counter(t.kind.value for t in report.kept)
+    """How many tasks were kept, by kind (decision tasks by their decision)."""
+    kinds_count = Counter(t.decision.value if t.decision else t.kind.value for t in report.kept)
     return f"{len(report.kept)} kept" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "")
 
 
@@ -459,6 +471,38 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
     out.print(table)
 
 
+@cli.command("contexts")
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--strategy", "-s", "chosen", multiple=True, help="Context strategy (NAME; repeat it) [default: every built-in one].")
+@click.option("--budget", "budgets", type=click.IntRange(1), multiple=True, help="Token budget (repeat it) [default: 1024 2048 4096 8192].")
+@click.option(
+    "--contexts", "contexts_file", type=click.Path(dir_okay=False, path_type=Path), help="contexts.toml [default: ./contexts.toml]."
+)
+@click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
+@click.option("--json", "as_json", is_flag=True, help="Print everything (every task too) as JSON instead of tables.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write the tables as HTML.")
+def contexts_command(scenarios, chosen, budgets, contexts_file, repo_paths, as_json, html_path) -> None:
+    """Measure context strategies without a model: for every task, whether the prompt holds the
+    definitions of the repository names the answer uses (identifier recall), the tokens it
+    spends and how long it takes to build, by budget and by stratum."""
+    from lsp_bridge.contexts import STRATEGIES
+    from replay.core.locations import catalog_for
+    from replay.reports import contexts as context_tables
+    from replay.run.context_measures import BUDGETS, measure, variants
+    from replay.run.driver import load_tasks
+
+    strategies = _strategies(chosen or tuple(STRATEGIES), contexts_file)
+    tasks = load_tasks(scenarios)
+    rows, index_ms = measure(tasks, catalog_for(scenarios, repo_paths), variants(strategies, budgets or BUDGETS))
+    if html_path is not None:
+        html_path.write_text(context_tables.page(rows, index_ms), encoding="utf-8")
+        err.print(f"the context measures: {html_path}")
+    if as_json:
+        click.echo(json.dumps(context_tables.to_json(rows, index_ms), indent=2))
+    else:
+        context_tables.render(rows, index_ms, out)
+
+
 # -- replay -----------------------------------------------------------------------------------
 
 
@@ -508,6 +552,15 @@ def tasks(scenarios: tuple[Path, ...]) -> None:
 )
 @click.option("--address", help="With --executor ray: a running cluster's address or 'auto' [default: start a local Ray instance].")
 @click.option("--verbose", "-v", is_flag=True, help="Print the full report (every stratum) instead of the pass rate per preset.")
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    help="Context strategy the bridge builds prompts with (NAME or NAME:BUDGET; see 'simpilot contexts'). Repeat it for one run per strategy.",
+)
+@click.option(
+    "--contexts", "contexts_file", type=click.Path(dir_okay=False, path_type=Path), help="contexts.toml [default: ./contexts.toml]."
+)
 @pass_context
 def replay(
     ctx: Context,
@@ -528,19 +581,27 @@ def replay(
     executor,
     address,
     verbose,
+    contexts,
+    contexts_file,
 ) -> None:
     """Ask MODEL, through the LSP bridge, for every task in SCENARIOS and test the answers (or,
     with --trace, for every request a developer accepted in a recorded editor session)."""
     import shlex
 
+    strategies = _strategies(contexts, contexts_file)
+    if strategies and server_command:
+        raise SimpilotError("--context tells simpilot's bridge how to build prompts: leave out --server-command")
+
     if address and executor != "ray":
         raise click.BadParameter("a Ray cluster's address only makes sense with --executor ray", param_hint="--address")
-    if len(models) > 1:
+    if len(models) > 1 or len(strategies) > 1:
         if trace is not None or session or server_command or executor != "local":
             raise SimpilotError(
                 "several --model values replay scenario files with the bridge, locally: leave out --trace, --session, --server-command and --executor"
             )
-        _replay_models(ctx, scenarios, models, presets, run_id, resume, jobs, repo_paths, models_file, full_suite, unsafe_no_sandbox)
+        _replay_models(
+            ctx, scenarios, models, presets, run_id, resume, jobs, repo_paths, models_file, full_suite, unsafe_no_sandbox, strategies
+        )
         return
     model = models[0]
     command = tuple(shlex.split(server_command or "")) or tuple(bridge_command())
@@ -576,6 +637,7 @@ def replay(
         session=session,
         executor=executor,
         address=address,
+        context=strategies[0] if strategies else None,
     )
     store = ctx.store()
     try:
@@ -595,8 +657,33 @@ def replay(
         )
 
 
+def _strategies(choices: tuple[str, ...], contexts_file: Path | None) -> tuple:
+    """The context strategies named by --context, user-defined ones from contexts.toml."""
+    from lsp_bridge.contexts import ContextError, load_contexts, resolve
+
+    if not choices:
+        return ()
+    path = contexts_file or Path("contexts.toml")
+    try:
+        known = load_contexts(path) if contexts_file is not None or path.is_file() else {}
+        return tuple(resolve(choice, known) for choice in choices)
+    except ContextError as exc:
+        raise SimpilotError(str(exc)) from None
+
+
 def _replay_models(
-    ctx: Context, scenarios, models, presets, run_prefix, resume, jobs, repo_paths, models_file, full_suite, unsafe_no_sandbox
+    ctx: Context,
+    scenarios,
+    models,
+    presets,
+    run_prefix,
+    resume,
+    jobs,
+    repo_paths,
+    models_file,
+    full_suite,
+    unsafe_no_sandbox,
+    strategies=(),
 ) -> None:
     """``replay`` with several models: one run each (``PREFIX-MODEL`` with --run PREFIX), then
     one line per run and how many executions the shared answers saved."""
@@ -614,6 +701,7 @@ def _replay_models(
         models_file=models_file,
         unsafe_no_sandbox=unsafe_no_sandbox,
         full_suite=full_suite,
+        contexts=strategies,
     )
     store = ctx.store()
     try:
@@ -625,6 +713,8 @@ def _replay_models(
     outcomes = sum(len(store_outcomes) for store_outcomes in stored)
     err.print(f"{outcomes} outcome(s) judged with {evaluator.executed} execution(s): equal answers ran once")
     err.print(f"compare the models: {_report_command(ctx, *run_ids).replace(' report ', ' models ', 1)}")
+    if len(strategies) > 1:
+        err.print(f"compare the context strategies (paired McNemar per stratum): {_report_command(ctx, *run_ids)}")
 
 
 def _report_command(ctx: Context, *run_ids: str) -> str:
@@ -805,14 +895,14 @@ def _demo_models(store: Store, run_ids: list[str], page: Path) -> None:
 
 
 @cli.command()
-@click.argument("run_id", metavar="RUN")
+@click.argument("run_ids", metavar="RUN [RUN…]", nargs=-1, required=True)
 @click.option(
     "--postprocess",
     "-p",
     "presets",
     type=PresetType(),
     multiple=True,
-    help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide].",
+    help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide; with several runs, those they share].",
 )
 @click.option("--jobs", type=click.IntRange(1, 256), default=_jobs_default, help="Parallel test runs [default: cores].")
 @click.option("--repo", "repo_paths", multiple=True, help="Where a repository is [default: where 'mark' found it, or the bundled one].")
@@ -827,7 +917,7 @@ def _demo_models(store: Store, run_ids: list[str], page: Path) -> None:
 @pass_context
 def compare(
     ctx: Context,
-    run_id: str,
+    run_ids: tuple[str, ...],
     presets: tuple[str, ...],
     jobs: int,
     repo_paths: tuple[str, ...],
@@ -837,9 +927,19 @@ def compare(
 ) -> None:
     """Compare post-processing presets on RUN's stored raw answers (the model is not asked
     again): pass rates, paired differences with exact McNemar p-values, and what each step fixed
-    and broke. Outcomes for new presets are judged by the tests and stored in RUN."""
+    and broke. Outcomes for new presets are judged by the tests and stored in RUN.
+
+    With several RUNs (one per context strategy, from 'replay --context A --context B'), compare
+    the runs instead, from their stored outcomes: per preset, each run's pass rate with its
+    interval and prompt tokens, and each run against the first, paired task by task (exact
+    McNemar), overall and per stratum."""
     from replay.run.compare import compare_run
     from replay.run.compare import render as render_comparison
+
+    if len(run_ids) > 1:
+        _compare_runs(ctx, run_ids, presets, as_json, html_path)
+        return
+    run_id = run_ids[0]
 
     comparison = compare_run(
         ctx.db,
@@ -864,6 +964,23 @@ def compare(
         click.echo(json.dumps(comparison.to_json(), indent=2))
     else:
         render_comparison(comparison, out)
+
+
+def _compare_runs(ctx: Context, run_ids: tuple[str, ...], presets: tuple[str, ...], as_json: bool, html_path: Path | None) -> None:
+    """``compare`` of several runs: read from the store, nothing judged again."""
+    from replay.reports.strategies import compare_runs, render
+
+    if html_path is not None:
+        raise click.UsageError("--html compares the presets of one run; for several runs use 'simpilot report RUN… --html FILE'")
+    store = ctx.store()
+    try:
+        result = compare_runs(store, run_ids, presets)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        render(result, out)
 
 
 @cli.command()
@@ -1050,8 +1167,19 @@ def record_command(ctx: Context, scenarios, model, out_dir, per_repo, repo_paths
     type=click.Path(dir_okay=False),
     help="Append what the editor sends (and the answers) to this trace file, for 'replay --trace'.",
 )
+@click.option("--context", "context", help="Build prompts with this context strategy (NAME or NAME:BUDGET, see 'simpilot contexts').")
+@click.option(
+    "--contexts", "contexts_file", type=click.Path(dir_okay=False, path_type=Path), help="contexts.toml [default: ./contexts.toml]."
+)
 def serve(
-    model: str, postprocess: str, scenarios: tuple[Path, ...], models_file: Path | None, log_file: str | None, record: str | None
+    model: str,
+    postprocess: str,
+    scenarios: tuple[Path, ...],
+    models_file: Path | None,
+    log_file: str | None,
+    record: str | None,
+    context: str | None,
+    contexts_file: Path | None,
 ) -> None:
     """Run the LSP bridge on stdio for an editor (textDocument/inlineCompletion)."""
     from lsp_bridge.__main__ import main as bridge_main
@@ -1059,6 +1187,11 @@ def serve(
     spec = resolve_model(model, models_file, list(scenarios))
     args = ["--model-json", json.dumps(spec), "--postprocess", postprocess, "--preset-steps", ",".join(PRESETS[postprocess])]
     args += ["--log-file", log_file] if log_file else []
+    if context:
+        (strategy,) = _strategies((context,), contexts_file)
+        if strategy.needs_truth:
+            raise SimpilotError(f"{context!r} reads the task's ground truth, which an editor does not have: it is for replay only")
+        args += ["--context-json", json.dumps(strategy.to_json())]
     bridge_main(args + (["--record", record] if record else []))
 
 

@@ -10,9 +10,12 @@ into a JSON-RPC error so one bad request never takes the server or a run down.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from replay.core.records import Timing
+
+if TYPE_CHECKING:
+    from ..contexts.records import BuiltContext
 
 
 class ModelError(Exception):
@@ -28,6 +31,7 @@ class CompletionRequest:
     offset: int  # code-point offset of the cursor in ``text``
     line: int
     character: int  # UTF-16 units, as LSP sent it
+    context: BuiltContext | None = None  # built by the bridge's context strategy; None: the adapter's own prompt
 
     @property
     def prefix(self) -> str:

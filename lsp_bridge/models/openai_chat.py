@@ -31,6 +31,8 @@ class OpenAIChatModel(RemoteModel):
 
     def body(self, request: CompletionRequest, code: str | None = None) -> dict[str, Any]:
         """The request body; ``code`` is the prompt's code, built from the repository if None."""
+        if code is None and request.context is not None:
+            code = request.context.chat_code()  # the bridge's context strategy built it
         if code is None:
             code = prompt_code(request, self.settings.context_chars)
         body: dict[str, Any] = {

@@ -166,6 +166,11 @@ class RemoteModel(ABC):
     # Shared by the FIM-style adapters -------------------------------------------------------
 
     def context(self, request: CompletionRequest) -> FimContext:
+        """The window and other files of a FIM prompt: the bridge's context strategy's when it
+        built one (``lsp_bridge/contexts``), else the adapter's own budget in characters."""
+        if request.context is not None:
+            built = request.context
+            return FimContext(built.language, built.path, built.prefix, built.suffix, built.files())
         s = self.settings
         return fim_context(request, s.context_chars, s.context_tokens, s.fim_other_files)
 

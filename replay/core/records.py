@@ -76,6 +76,16 @@ class Kind(str, enum.Enum):
     COMPLETION = "completion"
 
 
+class Decision(str, enum.Enum):
+    """What a decision task asks beyond writing code: NOTHING, that the model stay silent (the
+    cursor ends a complete statement, block or function, and the ground truth is empty); ONE_LINE,
+    that it stop after one line (the ground truth is one line, and a plausible longer answer fails
+    the tests). Ordinary tasks have no decision (``Task.decision`` is None)."""
+
+    NOTHING = "no_suggestion"
+    ONE_LINE = "one_line"
+
+
 class Status(str, enum.Enum):
     """The outcome vocabulary. Everything but PASS is a failure; MODEL_ERROR means no answer."""
 
@@ -91,6 +101,7 @@ class Status(str, enum.Enum):
     TAMPERED = "tampered"  # the code under test replaced parts of the test framework
     UNVERIFIED = "unverified"  # the command exited 0 but gives no per-test results to prove it
     EMPTY = "empty"  # the processed answer was blank (and the tests failed)
+    SUGGESTED = "suggested"  # something was suggested where nothing was needed (Decision.NOTHING)
     MODEL_ERROR = "model_error"
     TOOLCHAIN_MISSING = "toolchain_missing"  # the machine cannot run the task's language: not a failure of the answer
 
@@ -149,13 +160,20 @@ class Validation:
     stable: bool
     filler_status: str = ""  # how the filler failed (fail, compile_error, …): weak gates show here
     probe_status: str = ""  # when the filler did not compile: how a compiling, throwing probe failed
+    # Decision.ONE_LINE: the plausible longer answer (the line and one more) shown to fail, and how
+    longer: str = ""
+    longer_status: str = ""
 
     @property
     def ok(self) -> bool:
         return self.ground_truth_passes and self.filler_fails and self.stable
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Every field; the one-line fields only when set, so that ordinary tasks keep their shape."""
+        data = dataclasses.asdict(self)
+        if not self.longer and not self.longer_status:
+            del data["longer"], data["longer_status"]
+        return data
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "") -> Validation:
@@ -167,6 +185,8 @@ class Validation:
             _field(d, "stable", bool, flag, where),
             _field(d, "filler_status", str, "a string", where, optional=True) or "",
             _field(d, "probe_status", str, "a string", where, optional=True) or "",
+            _field(d, "longer", str, "a string", where, optional=True) or "",
+            _field(d, "longer_status", str, "a string", where, optional=True) or "",
         )
 
 
@@ -198,10 +218,16 @@ class Task:
     tests: tuple[str, ...] | None = None  # selected tests; None runs the whole suite
     validation: Validation | None = None
     schema_version: int = SCHEMA_VERSION
+    decision: Decision | None = None  # a decision task: stay silent, or stop after one line
 
     @property
     def cursor(self) -> Position:
         return self.span.start
+
+    @property
+    def nothing_needed(self) -> bool:
+        """Whether the right answer is to suggest nothing (the ground truth is empty)."""
+        return self.decision is Decision.NOTHING
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -223,7 +249,7 @@ class Task:
             "tests": None if self.tests is None else list(self.tests),
             "validation": None if self.validation is None else self.validation.to_dict(),
             "schema_version": self.schema_version,
-        }
+        } | ({} if self.decision is None else {"decision": self.decision.value})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Task:
@@ -243,6 +269,9 @@ class Task:
             raise RecordError(f'field \'kind\' is {kind!r}, expected "infill" or "completion"')
         span = _object(d, "span", "start_byte, end_byte, start and end")
         validation = _object(d, "validation", "ground_truth_passes, filler, filler_fails and stable", optional=True)
+        decision = _field(d, "decision", str, '"no_suggestion" or "one_line"', optional=True)
+        if decision is not None and decision not in {x.value for x in Decision}:
+            raise RecordError(f'field \'decision\' is {decision!r}, expected "no_suggestion" or "one_line"')
         return cls(
             id=_field(d, "id", str, text),
             repo=_field(d, "repo", str, text),
@@ -262,6 +291,7 @@ class Task:
             tests=_strings(d, "tests"),
             validation=None if validation is None else Validation.from_dict(validation, "validation."),
             schema_version=version,
+            decision=None if decision is None else Decision(decision),
         )
 
 
@@ -307,6 +337,59 @@ class Timing:
             raise RecordError(f"not a timing record: {data!r} ({exc})") from None
 
 
+# The bridge's notification to its client, just before each answer built with a context strategy:
+# ``{uri, position, prompt}`` with ``prompt`` a :class:`PromptRecord` as JSON
+PROMPT_METHOD = "simpilot/prompt"
+
+
+@dataclass(frozen=True, slots=True)
+class PromptRecord:
+    """How the bridge built one prompt's context (``lsp_bridge/contexts``): the strategy, its
+    token budget, what counted the tokens (a model's tokenizer, or an estimate, named), the tokens
+    each part took, how long building took, the document lines kept (``window``, inclusive) and
+    the other files' lines, as ``(path, first, last, part)`` runs (0-based, inclusive), so that a
+    model-free measure can be recomputed from what is stored."""
+
+    strategy: str
+    budget: int
+    tokenizer: str
+    parts: dict[str, int]
+    build_ms: float
+    window: tuple[int, int] = (0, 0)
+    snippets: tuple[tuple[str, int, int, str], ...] = ()
+
+    @property
+    def tokens(self) -> int:
+        return sum(self.parts.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "budget": self.budget,
+            "tokenizer": self.tokenizer,
+            "parts": dict(self.parts),
+            "build_ms": self.build_ms,
+            "window": list(self.window),
+            "snippets": [list(s) for s in self.snippets],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PromptRecord:
+        try:
+            window = data.get("window") or (0, 0)
+            return cls(
+                str(data["strategy"]),
+                int(data["budget"]),
+                str(data["tokenizer"]),
+                {str(k): int(v) for k, v in data["parts"].items()},
+                float(data["build_ms"]),
+                (int(window[0]), int(window[1])),
+                tuple((str(p), int(a), int(b), str(k)) for p, a, b, k in data.get("snippets") or ()),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"not a prompt record: {data!r} ({exc})") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Completion:
     """What came back for one task: the raw text exactly as the server sent it, or an error.
@@ -322,6 +405,7 @@ class Completion:
     request: dict[str, Any] = field(default_factory=dict)
     sample: int = 0
     timing: Timing | None = None  # the model's side of that wait, when the bridge reported it
+    prompt: PromptRecord | None = None  # how the bridge built the prompt, when a context strategy did
 
     @property
     def ok(self) -> bool:

@@ -26,6 +26,7 @@ from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_py
 from replay.core.programs import fill
 from replay.core.records import Status, Task
 from replay.execution import java_runner, programs
+from replay.execution.decisions import suggested_needlessly, suggestion_detail
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
 from replay.execution.program_runs import ProgramRuns, classify_program, program_shortfall
 from replay.execution.proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
@@ -37,6 +38,10 @@ from replay.execution.workcopy import COPY_PREFIX, WorkCopy
 REPORTS_ENV = "SIMPILOT_REPORTS"  # where a junit_xml test command writes its reports
 _PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) \S+(?: - (\w+(?:\.\w+)*)\b:?(.*))?$", re.M)
 _E_LINE = re.compile(r"^E\s+(\w+(?:Error|Exception|Exit))\b(.*)$", re.M)
+# How pytest's short summary names a failed assertion: a rewritten ``assert`` shows its expression
+# ("- assert 5.0 == 2.5"), ``pytest.fail`` and an unmet ``pytest.raises`` say "Failed: ...".
+# Both are the tests' own checks failing, not errors of the code.
+_ASSERTION_WORDS = frozenset({"assert", "Failed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +75,7 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     if result.timed_out:
         return Status.TIMEOUT, "the tests did not finish in time"
     failed = _PYTEST_FAILED.findall(tail)
-    errors = [name for name, _ in failed if name] + [name for name, _ in _E_LINE.findall(tail)]
+    errors = [name for name, _ in failed if name and name not in _ASSERTION_WORDS] + [name for name, _ in _E_LINE.findall(tail)]
     first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
     if not text.strip():
         return Status.EMPTY, first or (gap.detail if gap else f"exit {result.returncode}")
@@ -369,7 +374,17 @@ class Evaluator:
 
     def evaluate(self, task: Task, text: str, timeout: float | None = None, cpu: float | None = None) -> Verdict:
         """Put ``text`` in ``task``'s hole, run the tests and say what happened. A pass is what
-        the proof shows (every selected test run and passed), never an exit status."""
+        the proof shows (every selected test run and passed), never an exit status. Where nothing
+        was needed (``Decision.NOTHING``) a suggestion is judged as such (``decisions.py``)."""
+        verdict = self.run_answer(task, text, timeout, cpu)
+        if suggested_needlessly(task, text):  # the status rests on the text itself: proven
+            detail = suggestion_detail(text, verdict.status, verdict.detail)
+            return dataclasses.replace(verdict, status=Status.SUGGESTED, detail=detail, proven=True)
+        return verdict
+
+    def run_answer(self, task: Task, text: str, timeout: float | None = None, cpu: float | None = None) -> Verdict:
+        """What the tests say with ``text`` in ``task``'s hole, whatever the task asks (the gate
+        of decision tasks needs the tests' own verdict on its insertions)."""
         manifest = self.catalog.get(task.repo)
         original = self.original(task)
         if manifest.programs is not None:

@@ -67,18 +67,23 @@ def _first_error_line(root) -> int:
     return root.start_point.row + 1
 
 
+def hole_at(source: bytes, text: str, start_byte: int, end_byte: int) -> tuple[Span, str, str]:
+    """The span of the bytes ``start_byte`` to ``end_byte`` of a file (``source``, decoded as
+    ``text``), the indentation of the line it starts on, and the text it holds."""
+    start = char_offset(source, start_byte)
+    end = start + len(source[start_byte:end_byte].decode("utf-8"))
+    span = Span(start_byte, end_byte, position_at(text, start), position_at(text, end))
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    return span, before[: len(before) - len(before.lstrip(" \t"))], text[start:end]
+
+
 def task_from_candidate(
     manifest: Manifest, path: str, source: bytes, text: str, digest: str, cand: Candidate, note: Annotation, taken: set[str]
 ) -> Task:
     """The task of one chosen candidate with its labels. ``taken`` holds the ids of the file's
     tasks so far: a hole on the same lines as an earlier one gets its column in the id too."""
-    start = char_offset(source, cand.start_byte)
-    end = start + len(source[cand.start_byte : cand.end_byte].decode("utf-8"))
-    span = Span(cand.start_byte, cand.end_byte, position_at(text, start), position_at(text, end))
-    line_start = text.rfind("\n", 0, start) + 1
-    before = text[line_start:start]
-    indent = before[: len(before) - len(before.lstrip(" \t"))]
-    truth = text[start:end]
+    span, indent, truth = hole_at(source, text, cand.start_byte, cand.end_byte)
     task_id = f"{manifest.name}:{path}:{cand.kind.value}:{span.start.line + 1}-{span.end.line + 1}"
     if task_id in taken:
         task_id = f"{task_id}@{span.start.character}"

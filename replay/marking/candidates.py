@@ -11,7 +11,7 @@ import itertools
 import random
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from replay.core.records import Kind
 
@@ -27,6 +27,8 @@ class Candidate(NamedTuple):
     end_byte: int
     block: bool  # starts at a statement boundary (cursor after the indentation)
 
+
+T = TypeVar("T")
 
 _KIND_VALUE = {k: k.value for k in Kind}  # the sort key, without an enum lookup per candidate
 
@@ -50,24 +52,29 @@ def select(
     rng = random.Random(f"{seed}|{key}")
     per: list[list[Candidate]] = []
     for kind in sorted(kinds, key=lambda k: k.value):
-        chosen: list[Candidate] = []
-        per.append(chosen)
         groups: dict[str, list[Candidate]] = defaultdict(list)
         for c in candidates:
             if c.kind is kind:
                 groups[c.construct].append(c)
-        queues = []
-        for construct in sorted(groups):
-            group = sorted(groups[construct], key=lambda c: (c.start_byte, c.end_byte))
-            rng.shuffle(group)
-            queues.append(group)
-        picked = 0
-        while picked < per_kind and any(queues):
-            for q in queues:
-                if q and picked < per_kind:
-                    chosen.append(q.pop())
-                    picked += 1
+        per.append(round_robin([sorted(groups[k], key=lambda c: (c.start_byte, c.end_byte)) for k in sorted(groups)], rng, per_kind))
     merged = [c for row in itertools.zip_longest(*per) for c in row if c is not None]
     if max_per_file is not None:
         merged = merged[:max_per_file]
     return sorted(merged, key=lambda c: (c.start_byte, c.end_byte, c.kind.value))
+
+
+def round_robin(groups: list[list[T]], rng: random.Random, limit: int) -> list[T]:
+    """Up to ``limit`` items, one from each group in turn, so that every group (a construct) is
+    represented; each group is shuffled by ``rng`` first, in the order given, so that the choice
+    is the seed's alone."""
+    queues = []
+    for group in groups:
+        queue = list(group)
+        rng.shuffle(queue)
+        queues.append(queue)
+    chosen: list[T] = []
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop())
+    return chosen

@@ -18,6 +18,7 @@ from typing import Any
 
 from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
+from replay.reports.decisions_html import decisions_section
 from replay.reports.html_text import esc
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, sample_line, source_file
 from replay.reports.scoreboard import section as scoreboard_section
@@ -35,6 +36,7 @@ CLASS_COLOURS = {
     "fail": "#7a5cb8",
     "timeout": "#3aa1b5",
     "empty": "#a9a9a9",
+    "suggested": "#d4b996",
     "model_error": "#444444",
     "tests_not_run": "#c0392b",
     "tampered": "#5d1f1f",
@@ -588,6 +590,8 @@ def render_html(report: Report) -> str:
         '<h2 id="strata">Pass rate per stratum</h2>',
     ]
     for dimension in DIMENSIONS:
+        if dimension == "decision" and not any(r.dimension == dimension for s in sections for r in s.rows):
+            continue  # no decision tasks in this report
         out.append(
             f'<figure data-dimension="{esc(dimension)}"><figcaption>{esc(dimension)}</figcaption>{strata_chart(dimension, sections, colours)}</figure>'
         )
@@ -621,6 +625,7 @@ def render_html(report: Report) -> str:
     out += [comparison_block(c, i, anchors) for i, c in enumerate(report.comparisons)] or [
         '<p class="note">one series only: nothing to compare</p>'
     ]
+    out.append(decisions_section(sections, series_label))
     if report.board is not None:
         out += [
             '<h2 id="latency">Latency, the simulated editor and the Pareto front</h2>',

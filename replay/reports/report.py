@@ -10,7 +10,7 @@ import csv
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from replay.core.metrics import METRIC_LABELS
 from replay.core.records import Outcome, Task
 from replay.core.scenarios import document_text
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
+from replay.reports.decisions import DecisionFigures, decision_figures, decisions_json, render_decisions
 from replay.reports.passk import bootstrap_interval, task_pass_at_k
 from replay.reports.scoreboard import Scoreboard, build_series
 from replay.reports.scoreboard import to_json as scoreboard_json
@@ -80,6 +81,7 @@ class Section:
     similarity: list[MeanRow] = field(default_factory=list)  # mean indel similarity per stratum
     notable: list[Notable] = field(default_factory=list)
     samples: SampleSummary | None = None  # runs with several samples per task: pass@k over all of them
+    decisions: DecisionFigures | None = None  # series with decision tasks: silence, precision, one line (decisions.py)
 
     @property
     def series(self) -> Series:
@@ -158,12 +160,15 @@ def presets_of(run: RunInfo, outcomes: list[Outcome]) -> list[str]:
     return [p for p in run.presets if p in stored] + sorted(stored - set(run.presets))
 
 
-def notable(run: RunInfo, mine: list[Outcome]) -> list[Notable]:
+def notable(run: RunInfo, mine: list[Outcome], tasks: Mapping[str, Task] | None = None) -> list[Notable]:
+    """Outcomes worth a look: the oracle failing, or an empty answer passing where code was needed
+    (an empty answer is the right one at a ``no_suggestion`` place)."""
     found = []
     for o in mine:
+        task = (tasks or {}).get(o.task_id)
         if run.model == "oracle" and not o.passed:
             found.append(Notable(o.task_id, o.status.value, o.detail or "the ground truth failed"))
-        elif o.passed and not (o.processed or "").strip():
+        elif o.passed and not (o.processed or "").strip() and not (task is not None and task.nothing_needed):
             found.append(Notable(o.task_id, o.status.value, "passed with an empty answer: its tests do not exercise the hole"))
     return found
 
@@ -194,7 +199,8 @@ def build_section(
         means,
         len(values),
         stratum_means(list(tasks.values()), indel.get, cut),
-        notable(run, listed),
+        notable(run, listed, tasks),
+        decisions=decision_figures(list(tasks.values()), mine, cut, method, key=f"{run.run_id}|{preset}"),
     )
 
 
@@ -346,6 +352,7 @@ def section_json(s: Section) -> dict[str, Any]:
         "samples": None if s.samples is None else asdict(s.samples),
         "indel_similarity_by_stratum": [asdict(m) for m in s.similarity],
         "notable": [asdict(n) for n in s.notable],
+        "decisions": None if s.decisions is None else decisions_json(s.decisions),
     }
 
 
@@ -557,6 +564,8 @@ def render(report: Report, console: Console) -> None:
         t = s.taxonomy
         classes = ", ".join(f"{k.label} {k.count} ({100 * k.share:.1f}%)" for k in t.classes if k.count)
         console.print(f"  outcomes: {t.passed} passed of {t.total}; failures: {classes or 'none'}", markup=False, highlight=False)
+        if s.decisions is not None:
+            render_decisions(s.decisions, console)
         if t.undefined_sources:
             console.print("  undefined names found by: " + ", ".join(f"{k} {v}" for k, v in t.undefined_sources.items()), markup=False)
         if s.metrics:

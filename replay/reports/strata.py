@@ -31,7 +31,18 @@ SMALL_STRATUM = 10
 CATEGORIES = ("local_variable", "global_variable", "function", "class", "library", "if_condition", "if_body", "loop_body")
 HEADLINE = ("python infill", "python completion", "java infill", "java completion")
 LINE_BUCKETS = ((1, 1, "1"), (2, 2, "2"), (3, 4, "3–4"), (5, 8, "5–8"), (9, None, "9+"))
-DIMENSIONS = ("all", "headline", "category", "comment distance", "reference distance", "lines removed", "repository", "construct")
+# "decision" has rows only when the tasks include decision tasks (``no_suggestion``, ``one_line``)
+DIMENSIONS = (
+    "all",
+    "headline",
+    "category",
+    "comment distance",
+    "reference distance",
+    "lines removed",
+    "repository",
+    "construct",
+    "decision",
+)
 # Ordered dimensions keep their natural order (and are the ones a trend is drawn over).
 ORDER = {
     "headline": HEADLINE,
@@ -123,6 +134,7 @@ def memberships(task: Task, cut: Cutoffs) -> list[tuple[str, str]]:
         ("lines removed", lines_group(task.lines_removed)),
         ("repository", task.repo),
         ("construct", task.construct),
+        *((("decision", task.decision.value),) if task.decision is not None else ()),
     ]
 
 

@@ -30,6 +30,7 @@ CLASSES: dict[Status, str] = {
     Status.TAMPERED: "test framework tampered with",
     Status.UNVERIFIED: "unverified (no per-test results)",
     Status.EMPTY: "empty output",
+    Status.SUGGESTED: "suggested where nothing was needed",
     Status.MODEL_ERROR: "model error",
     Status.TOOLCHAIN_MISSING: "toolchain missing",
 }

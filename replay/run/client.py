@@ -23,7 +23,7 @@ from pygls.lsp.client import LanguageClient
 
 from replay import __version__
 from replay.core.errors import SimpilotError
-from replay.core.records import TIMING_METHOD, Position, RecordError, Timing
+from replay.core.records import PROMPT_METHOD, TIMING_METHOD, Position, PromptRecord, RecordError, Timing
 
 REQUEST_TIMEOUT_S = 900.0
 
@@ -50,6 +50,26 @@ class BridgeClient:
             self._on_timing(params)
 
         self.client.feature(TIMING_METHOD)(on_timing)
+        self._prompts: dict[tuple[str, int, int], PromptRecord] = {}  # (uri, line, character) -> how the bridge built the prompt
+
+        def on_prompt(params: Any) -> None:
+            self._on_prompt(params)
+
+        self.client.feature(PROMPT_METHOD)(on_prompt)
+
+    def _on_prompt(self, params: Any) -> None:
+        """How the bridge built the prompt it is about to answer (:data:`~replay.core.records.PROMPT_METHOD`,
+        sent only with a context strategy); a malformed one is ignored."""
+        try:
+            data = _plain(params)
+            key = (data["uri"], int(data["position"]["line"]), int(data["position"]["character"]))
+            self._prompts[key] = PromptRecord.from_json(data["prompt"])
+        except (KeyError, TypeError, ValueError, RecordError):
+            return
+
+    def prompt_at(self, uri: str, cursor: Position) -> PromptRecord | None:
+        """The prompt record the bridge sent with its latest answer at ``cursor`` of ``uri`` (taken: once)."""
+        return self._prompts.pop((uri, cursor.line, cursor.character), None)
 
     def _on_timing(self, params: Any) -> None:
         """The bridge's timing of an answer it is about to send (:data:`~replay.core.records.TIMING_METHOD`);

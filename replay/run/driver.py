@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.progress import Progress
 
+from lsp_bridge.contexts import Strategy
 from postprocess import PRESETS
 from replay.core.environment import identity
 from replay.core.errors import SimpilotError
@@ -83,10 +84,12 @@ def run_replay(
     evaluator: Evaluator | None = None,
     bar: Progress | None = None,
     on_advance: Callable[[], None] = lambda: None,
+    context: Strategy | None = None,
 ) -> str:
     """Replay ``scenarios`` (only the tasks whose ids are in ``only``, when given) and store the
     outcomes; with ``session`` the answers are asked as a developer typing down each file would
-    get them (``run/session.py``) before they are judged as usual."""
+    get them (``run/session.py``) before they are judged as usual; with ``context`` the bridge
+    builds every prompt with that context strategy (``lsp_bridge/contexts``)."""
     tasks = load_tasks(scenarios)
     if only is not None:
         tasks = [t for t in tasks if t.id in only]
@@ -94,7 +97,11 @@ def run_replay(
     check_sources(tasks, catalog)
     spec = resolve_model(model, models_file, list(scenarios))
     sandbox = Sandbox.create(unsafe_no_sandbox)
-    run_id = run_id or f"{redact_model_name(model).replace('/', '_')}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    label = redact_model_name(model).replace("/", "_") + (f"-{context_label(context)}" if context else "")
+    run_id = run_id or f"{label}-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    context_json = None
+    if context is not None:
+        context_json = context.to_json() | ({"scenarios": [str(p) for p in scenarios]} if context.needs_truth else {})
     command = server_command or tuple(bridge_command())
     config = run_config(
         spec,
@@ -105,6 +112,7 @@ def run_replay(
         server_command=None if command == tuple(bridge_command()) else command,
         session=session,
         environments=test_environments(catalog, tasks),
+        context=context_json,
     )
     settings = ReplaySettings(
         run_id=run_id,
@@ -120,6 +128,7 @@ def run_replay(
         executor=executor,
         address=address,
         config=config,
+        context=context_json,
     )
     own_store = store is None
     store = store or Store(db)
@@ -158,12 +167,17 @@ def run_replay(
     return run_id
 
 
+def context_label(context: Strategy) -> str:
+    """A strategy's name as part of a run id (``bm25:1024`` -> ``ctx-bm25-1024``)."""
+    return "ctx-" + context.name.replace(":", "-").replace("/", "_")
+
+
 def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task], catalog: RepoCatalog) -> None:
     """Ask every task not yet answered as part of a typing session over its file; the normal
     replay then finds the answers stored and only judges them."""
     answered = {task_id for task_id, c in store.completions(settings.run_id).items() if c.ok}
     roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
-    init_options = {"model": settings.model_spec, "postprocess": None}
+    init_options = {"model": settings.model_spec, "postprocess": None, "context": settings.context}
     err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
     asyncio.run(
         run_session(
@@ -192,17 +206,21 @@ def run_models(
     models_file: Path | None = None,
     unsafe_no_sandbox: bool = False,
     full_suite: bool = False,
+    contexts: tuple[Strategy, ...] = (),
 ) -> tuple[list[str], SharingEvaluator]:
     """One run per model over the same ``scenarios``, one after the other, sharing the work
     copies and every verdict: an answer several models give is executed once. Run ids are
     ``PREFIX-MODEL`` (a resume names the same prefix); without a prefix, each model's default.
+    With ``contexts``, one run per model and context strategy (``PREFIX-MODEL-ctx-NAME``).
     Returns the run ids and the evaluator, whose counts say how many executions were made."""
     catalog = catalog_for(scenarios, repo_paths)
     run_ids = []
     evaluator = SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite)
     with evaluator:
-        for model in models:
+        for model, context in [(m, c) for m in models for c in (contexts or (None,))]:
             name = shown_model(redact_model_name(model)).replace("/", "_").replace(":", "-")
+            if context is not None:
+                name += f"-{context_label(context)}"
             run_ids.append(
                 run_replay(
                     db,
@@ -210,6 +228,7 @@ def run_models(
                     model,
                     presets,
                     run_id=f"{run_prefix}-{name}" if run_prefix else None,
+                    context=context,
                     resume=resume,
                     jobs=jobs,
                     repo_paths=repo_paths,

@@ -31,22 +31,11 @@ from replay.core.manifest import RepoCatalog
 from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
 from replay.execution.evaluate import Evaluator, Verdict
-from replay.execution.reference import ReferenceRuns
+from replay.execution.reference import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
 from replay.execution.sandbox import Sandbox
 from replay.run.run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
 from replay.store import RunInfo, Store
 
-# How long an answer's tests may run, from the same tests' run on the untouched code here (the
-# file's reference run). Two limits: wall-clock time, ten times the reference (at least 10 s, at
-# most the manifest's timeout), generous to slow but correct code on a loaded machine, for answers
-# that hang; and CPU time, three times the reference's (at least 1 s), for answers that loop. A
-# busy loop uses CPU time as fast as the wall clock runs, while correct code needs about what the
-# untouched code did, however loaded the machine is: so the CPU limit can be tight, and an endless
-# loop costs a second or two instead of the wall-clock limit.
-REPLAY_SLOWDOWN = 10
-REPLAY_MIN_TIMEOUT = 10.0
-REPLAY_CPU_SLOWDOWN = 3
-REPLAY_MIN_CPU = 1.0
 TIMEOUTS = (
     f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's; "
     f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s "
@@ -81,6 +70,7 @@ class ReplaySettings:
     executor: str = "local"  # "local": threads here; "ray": actors on a Ray cluster
     address: str | None = None  # Ray: a cluster's address or "auto"; None or "local" starts one here
     config: dict[str, Any] = field(default_factory=dict)  # run_config.run_config(): what --resume must find unchanged
+    context: dict[str, Any] | None = None  # the bridge's context strategy (JSON, with scenarios when it needs the truth)
 
 
 def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
@@ -352,7 +342,7 @@ async def replay_run(
     stored = store.samples(run_id)
     done = store.outcome_keys(run_id)
     roots = sorted({evaluator.catalog.get(t.repo).root for t in tasks})
-    init_options = {"model": settings.model_spec, "postprocess": None}
+    init_options = {"model": settings.model_spec, "postprocess": None, "context": settings.context}
     requests = asyncio.Semaphore(max(1, settings.concurrency))
     executor = open_executor(settings, evaluator, tasks)
     try:
@@ -364,6 +354,7 @@ async def replay_run(
                 uri = (evaluator.catalog.get(task.repo).root / task.path).as_uri()
                 async with requests:
                     texts, error, latency, timing = await client.complete_timed(uri, task.language, document, task.cursor)
+                    prompt = client.prompt_at(uri, task.cursor)
                 request = {
                     "uri": uri,
                     "line": task.cursor.line,
@@ -372,8 +363,8 @@ async def replay_run(
                     "server_pid": client.pid,
                 }
                 if error is not None:
-                    return [Completion(task.id, None, error, latency, request, timing=timing)]
-                return [Completion(task.id, text, None, latency, request, i, timing) for i, text in enumerate(texts)]
+                    return [Completion(task.id, None, error, latency, request, timing=timing, prompt=prompt)]
+                return [Completion(task.id, text, None, latency, request, i, timing, prompt) for i, text in enumerate(texts)]
 
             async def handle(task: Task) -> None:
                 samples = stored.get(task.id)

@@ -15,7 +15,9 @@ It holds
   by exit status and cannot be continued by this version);
 - how answers are asked (simpilot's bridge or another ``--server-command``; ``--session``);
 - the test interpreter of each repository with an ``[environment]`` (its cached venv, which is
-  named by what built it, or the interpreter given).
+  named by what built it, or the interpreter given);
+- the context strategy the bridge builds prompts with (``replay --context``): its builder,
+  budget, tokenizer and options (a run without one stores none, so older runs resume as before).
 
 Settings that change how a request travels but never what comes back (the endpoint's address,
 timeouts, retries, backoff, concurrency, the name of the key's variable) are left out, so a run
@@ -52,6 +54,7 @@ SECTIONS = {
     "requests": "how answers are asked differs",
     "verdict": "how a pass is decided differs",
     "environments": "test environments differ",
+    "context": "context strategy differs",
 }
 # Bumped whenever the rule deciding a pass changes: a run judged by two rules measures neither.
 VERDICT = "each selected test's own result, through the proof channel; busy loops stopped by CPU time (2)"
@@ -139,6 +142,7 @@ def run_config(
     server_command: tuple[str, ...] | None = None,
     session: bool = False,
     environments: dict[str, str] | None = None,
+    context: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The configuration of a run (see the module docstring) as plain JSON values;
     ``server_command`` None is simpilot's own bridge; ``environments``: the test interpreter of
@@ -153,6 +157,8 @@ def run_config(
     }
     if environments:  # only then: the configurations of runs without one stay as they were
         config["environments"] = dict(sorted(environments.items()))
+    if context is not None:  # the same: runs without a strategy keep their configuration
+        config["context"] = {k: v for k, v in context.items() if k != "scenarios"}  # the scenario hash pins the tasks
     return json.loads(json.dumps(config))  # tuples become lists, as when read back from the store
 
 

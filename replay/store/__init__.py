@@ -24,7 +24,7 @@ from typing import Any
 
 from replay.core.errors import SimpilotError
 from replay.core.metrics import Similarity, similarity
-from replay.core.records import Completion, Outcome, Status, Task, Timing
+from replay.core.records import Completion, Outcome, PromptRecord, Status, Task, Timing
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS presets (
 
 # How the model answered each request (records.Timing as JSON; NULL: not reported, or stored
 # before timings were kept)
-COMPLETION_COLUMNS = (("timing", "TEXT"),)
+# and how the bridge built its prompt (records.PromptRecord as JSON; NULL: no context strategy)
+COMPLETION_COLUMNS = (("timing", "TEXT"), ("prompt", "TEXT"))
 
 # Similarity metrics of each outcome (replay/core/metrics.py), added to databases made before they
 # existed by ALTER TABLE; rows stored without them are filled in by ``backfill_metrics``.
@@ -234,8 +235,8 @@ class Store:
             for task_id in {c.task_id for c in answers}:
                 self.db.execute("DELETE FROM completions WHERE run_id=? AND task_id=?", (run_id, task_id))
             self.db.executemany(
-                "INSERT INTO completions (run_id, task_id, raw, error, latency_ms, request, created, sample, timing)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO completions (run_id, task_id, raw, error, latency_ms, request, created, sample, timing, prompt)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         run_id,
@@ -247,6 +248,7 @@ class Store:
                         _now(),
                         c.sample,
                         json.dumps(c.timing.to_json(), sort_keys=True) if c.timing is not None else None,
+                        json.dumps(c.prompt.to_json(), sort_keys=True) if c.prompt is not None else None,
                     )
                     for c in answers
                 ],
@@ -259,13 +261,14 @@ class Store:
     def samples(self, run_id: str) -> dict[str, list[Completion]]:
         """Every answer of ``run_id``, by task id, in sample order."""
         rows = self.db.execute(
-            "SELECT task_id, raw, error, latency_ms, request, sample, timing FROM completions WHERE run_id=? ORDER BY task_id, sample",
+            "SELECT task_id, raw, error, latency_ms, request, sample, timing, prompt FROM completions WHERE run_id=? ORDER BY task_id, sample",
             (run_id,),
         )
         out: dict[str, list[Completion]] = {}
         for r in rows:
             timing = Timing.from_json(json.loads(r[6])) if r[6] else None
-            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], timing))
+            prompt = PromptRecord.from_json(json.loads(r[7])) if r[7] else None
+            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], timing, prompt))
         return out
 
     def add_outcome(self, run_id: str, o: Outcome) -> None:

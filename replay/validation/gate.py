@@ -76,6 +76,10 @@ _UNCOMPILED = {
 }
 
 
+JAVA_GUARD = _JAVA_GUARD  # a statement that throws when reached, and compiles wherever a statement does
+UNCOMPILED = _UNCOMPILED
+
+
 def filler(task: Task) -> str:
     block, expression = FILLERS[task.language]
     return block if task.block else expression
@@ -368,15 +372,17 @@ def validate(
     jobs: int,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
+    judge: Callable[[Evaluator, list[Task], int, Callable[[], None] | None], GateReport] | None = None,
 ) -> GateReport:
     """Candidate ``tasks`` of ``manifest``'s repository through the whole gate: the untouched code's
-    tests (:func:`check_baseline`), test selection, the fillers and probes, and the presets'
-    alterations. Marked and imported holes (``lines.py``) go through it alike."""
+    tests (:func:`check_baseline`), test selection, the fillers and probes (or another ``judge``
+    of the selected tasks: decision places have their own), and the presets' alterations. Marked
+    and imported holes (``lines.py``) go through it alike."""
     check_baseline(evaluator, manifest)
     selected, unreached = select_tests(evaluator, manifest, tasks)
     if progress_total:
         progress_total(len(selected))
-    report = gate(evaluator, selected, jobs, progress)
+    report = (judge or gate)(evaluator, selected, jobs, progress)
     report.dropped = unreached + report.dropped
     report.altered = preset_alterations(report.kept, evaluator.original)
     return report

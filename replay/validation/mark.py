@@ -18,6 +18,8 @@ from replay.core.scenarios import write_tasks
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
 from replay.marking import MarkResult
+from replay.marking.decisions import mark_decisions
+from replay.validation.decisions import validate_decisions
 from replay.validation.gate import GateReport, mark_validated
 
 
@@ -44,10 +46,18 @@ def mark_into(
     jobs: int,
     max_per_file: int | None = None,
     full_suite: bool = False,
+    decisions: bool = False,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
 ) -> Marked:
-    """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``."""
+    """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``.
+    With ``decisions``, the tasks are decision places (``marking/decisions.py``) instead of holes,
+    ``per_kind`` of each decision per file."""
+    if decisions:
+        marked = mark_decisions(manifest, seed=seed, per_file=per_kind)
+        with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
+            report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
+        return Marked(marked, report, write_kept(out, manifest, location, report.kept))
     with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
         marked, report = mark_validated(
             manifest,

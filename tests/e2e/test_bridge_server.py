@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from replay.core.scenarios import document_text
 from tests.conftest import tiny_scenario
+
+from .conftest import chat_endpoint, simpilot
 
 pytestmark = pytest.mark.e2e
 
@@ -92,3 +95,32 @@ async def test_postprocess_applied_when_configured(client: LanguageClient, scena
     original = (repo / task.path).read_bytes()
     result = await ask(client, (repo / task.path).as_uri(), document_text(task, original), task.cursor.line, task.cursor.character)
     assert result.items[0].insert_text == task.ground_truth  # post-processing leaves the truth alone
+
+
+FILE_ONLY = json.dumps({"name": "file:256", "builder": "file", "budget": 256})
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp_bridge", "--context-json", FILE_ONLY]))
+async def file_context_client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_serve_builds_prompts_with_its_context_strategy(file_context_client: LanguageClient, scenario) -> None:
+    """``simpilot serve --context file:256``: the editor's requests reach the model with the
+    strategy's prompt (the edited file alone, within 256 tokens), not the adapter's default,
+    which would put the repository's other files first."""
+    repo, _, tasks = scenario
+    seen: list[str] = []
+    with chat_endpoint(lambda prompt: seen.append(prompt) or "pass") as url:
+        await start(file_context_client, {"model": {"kind": "openai-chat", "base_url": url, "model": "m", "retries": 0}})
+        task = tasks[0]
+        original = (repo / task.path).read_bytes()
+        result = await ask(file_context_client, (repo / task.path).as_uri(), document_text(task, original), task.cursor.line, task.cursor.character)
+    assert result.items[0].insert_text == "pass"
+    assert seen and "<<<HOLE>>>" in seen[0] and "# file: " not in seen[0]
+
+
+def test_serve_refuses_a_strategy_that_reads_the_ground_truth() -> None:
+    done = simpilot("serve", "--context", "oracle_definitions")
+    assert done.returncode != 0 and "ground truth" in done.stderr
