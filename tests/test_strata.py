@@ -51,7 +51,7 @@ def test_cutoffs_count_each_task_once() -> None:
 
 
 def test_lines_removed_buckets() -> None:
-    assert [lines_group(n) for n in (0, 1, 2, 3, 4, 5, 8, 9, 40)] == ["1", "1", "2", "3–4", "3–4", "5–8", "5–8", "9+", "9+"]
+    assert [lines_group(n) for n in (0, 1, 2, 3, 4, 5, 8, 9, 40)] == ["0", "1", "2", "3–4", "3–4", "5–8", "5–8", "9+", "9+"]
 
 
 def test_stratify_counts_every_task_and_flags_small_strata() -> None:

@@ -30,7 +30,8 @@ from replay.reports.stats import wilson
 SMALL_STRATUM = 10
 CATEGORIES = ("local_variable", "global_variable", "function", "class", "library", "if_condition", "if_body", "loop_body")
 HEADLINE = ("python infill", "python completion", "java infill", "java completion")
-LINE_BUCKETS = ((1, 1, "1"), (2, 2, "2"), (3, 4, "3–4"), (5, 8, "5–8"), (9, None, "9+"))
+# "0": a place where nothing was to be written (a ``no_suggestion`` decision); a hole always removes a line
+LINE_BUCKETS = ((0, 0, "0"), (1, 1, "1"), (2, 2, "2"), (3, 4, "3–4"), (5, 8, "5–8"), (9, None, "9+"))
 # "decision" has rows only when the tasks include decision tasks (``no_suggestion``, ``one_line``)
 DIMENSIONS = (
     "all",
@@ -120,7 +121,7 @@ def lines_group(lines: int) -> str:
     for low, high, label in LINE_BUCKETS:
         if lines >= low and (high is None or lines <= high):
             return label
-    return LINE_BUCKETS[0][2]  # 0 lines (a hole inside one line) goes with the shortest
+    return LINE_BUCKETS[0][2]  # pragma: no cover (the buckets cover every count from 0)
 
 
 def memberships(task: Task, cut: Cutoffs) -> list[tuple[str, str]]:
