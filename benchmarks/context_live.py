@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rich.console import Console  # noqa: E402
+from scoreboard_live import start_local  # noqa: E402  (the same local server, started the same way)
 
 from lsp_bridge.contexts import resolve  # noqa: E402
 from replay.core.scenarios import read_tasks  # noqa: E402
@@ -47,20 +47,6 @@ timeout = 600
 retries = 1
 cache_db = "answers.sqlite"
 """
-
-
-def start_local() -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lsp_bridge.serving.local_model", "--port", "0", "--threads", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    line = process.stdout.readline() if process.stdout else ""
-    if "http://" not in line:
-        process.kill()
-        raise SystemExit(f"the local model server did not start ({line!r}): bash .ci/setup installs the local extra and the weights")
-    return process, line.rsplit(" ", 1)[-1].strip()
 
 
 def sample(per_repo: int) -> set[str]:
