@@ -1188,10 +1188,16 @@ def serve(
     args = ["--model-json", json.dumps(spec), "--postprocess", postprocess, "--preset-steps", ",".join(PRESETS[postprocess])]
     args += ["--log-file", log_file] if log_file else []
     if context:
+        from lsp_bridge.contexts import ContextError
+        from lsp_bridge.contexts.provider import ContextProvider
+
         (strategy,) = _strategies((context,), contexts_file)
-        if strategy.needs_truth:
-            raise SimpilotError(f"{context!r} reads the task's ground truth, which an editor does not have: it is for replay only")
-        args += ["--context-json", json.dumps(strategy.to_json())]
+        truths = [str(p) for p in scenarios] if strategy.needs_truth else []
+        try:
+            ContextProvider(strategy, truths)  # the bridge's own check, before the editor is waiting on it
+        except ContextError as exc:
+            raise SimpilotError(str(exc)) from None
+        args += ["--context-json", json.dumps(strategy.to_json() | ({"scenarios": truths} if truths else {}))]
     bridge_main(args + (["--record", record] if record else []))
 
 

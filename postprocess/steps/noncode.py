@@ -28,6 +28,7 @@ from ..context import HoleContext
 from ..fits import answer_in_literal, fits_better
 from ..prose import INTERJECTION, code_in_place, is_prose, parses_alone
 from ..pyscan import scan
+from ..syntax import LANGUAGES
 
 __all__ = ["is_prose", "strip_noncode"]
 
@@ -63,7 +64,7 @@ def _drop_fim_tags(text: str, ctx: HoleContext) -> str:
             rest = text[tag.end() :]
             alone = not rest[: rest.find("\n") + 1].strip() and "\n" in rest
             shorter = text[: text.rfind("\n", 0, tag.start()) + 1] + rest[rest.find("\n") + 1 :] if alone else text[: tag.start()] + rest
-        if not fits_better(shorter, text, ctx) and answer_in_literal(text, tag.start(), ctx) is not None:
+        if ctx.language in LANGUAGES and not fits_better(shorter, text, ctx):
             return text  # with a grammar, the file must parse better without the tag
         text = shorter
 
