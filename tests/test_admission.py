@@ -123,6 +123,27 @@ def test_the_runs_allowed_grow_with_unwanted_cores_and_fall_back_when_busy() -> 
     assert at(21) == 4
 
 
+def test_the_quick_slots_cores_are_theirs_and_quick_runs_beyond_them_count() -> None:
+    """Two quick runs keeping the two cores busy leave room for runs that wait (a thread each is
+    not counted); two more quick runs, let in beyond the quick slots, count like any run."""
+    clock, count = Clock(), Count(2)
+    admission = Admission(2, 9, read=count.read, clock=clock)
+    admission.acquire(waits=False)
+    admission.acquire(waits=False)
+
+    def at(step: int) -> int:
+        clock.now = step * WINDOW * 1.01
+        admission.adjust(clock.now)
+        return admission.allowed
+
+    assert [at(0), at(1)] == [2, 4]  # the quick runs' two busy threads: the room is untouched
+    admission.acquire(waits=False)
+    admission.acquire(waits=False)  # two more quick runs, both busy: four threads want a core
+    count.n = 4
+    # the smoothed count climbs 3, 3.5, 3.75, 3.875 ...: room for one, one, none, then back towards jobs
+    assert [at(step) for step in (2, 3, 4, 5, 6)] == [5, 6, 6, 4, 3]
+
+
 def test_with_one_job_one_busy_thread_admits_no_more() -> None:
     """Other work on the machine is not counted: only what simpilot's own threads want."""
     assert started(Admission(1, 4, read=Count(1).read), 2, wait=10 * WINDOW) == 1
@@ -146,6 +167,35 @@ def test_quick_runs_always_have_jobs_slots_however_many_runs_wait() -> None:
     admission.release(waits=False)
     assert quick.acquire(timeout=5)
     assert admission.running == 3 and admission.quick == 1
+
+
+def test_runs_get_slots_in_the_order_they_asked_among_those_a_slot_fits() -> None:
+    """A freed slot goes to the first run in line, not to whichever thread wakes first; a quick
+    run behind waiting ones still takes a quick slot they cannot use."""
+    admission = Admission(1, 1, read=Count(1).read)  # no room beyond jobs: one run at a time
+    admission.acquire(waits=False)
+    order: list[str] = []
+    done = threading.Semaphore(0)
+
+    def ask(name: str, waits: bool) -> None:
+        admission.acquire(waits)
+        order.append(name)
+        done.release()
+
+    asked = [("a", True), ("b", True), ("c", True), ("d", True)]
+    for n, (name, waits) in enumerate(asked, 1):
+        threading.Thread(target=ask, args=(name, waits), daemon=True).start()
+        deadline = time.monotonic() + 5
+        while len(admission._asking) < n and time.monotonic() < deadline:
+            time.sleep(0.001)
+    for expected in range(1, len(asked) + 1):
+        admission.release(waits=False if expected == 1 else True)
+        assert done.acquire(timeout=5)
+        assert order == [name for name, _ in asked][:expected]
+    threading.Thread(target=ask, args=("late", True), daemon=True).start()
+    threading.Thread(target=ask, args=("quick", False), daemon=True).start()
+    assert done.acquire(timeout=5) and order[-1] == "quick"  # the quick slot is free; the runs' one is not
+    assert not done.acquire(timeout=5 * WINDOW)
 
 
 def test_the_most_runs_at_once_are_bounded_per_job_and_by_memory() -> None:
@@ -203,3 +253,24 @@ def test_a_concurrent_runner_is_shared_and_compiles_each_program_once(tmp_path: 
         runners = evaluator.programs._all
         assert len(runners) == 1 and getattr(runners[0], "compilations") == 2  # the golden program and the empty one
     assert [t.id for t in report.kept] == [task.id] and not report.dropped
+
+
+@pytest.mark.e2e
+def test_quick_programs_go_to_prepared_runners_and_waiting_ones_to_light_ones(tmp_path: Path) -> None:
+    """A prepared runner is told every program (a Python server preloads what five of them
+    share); a run of a program that waits gets a light one, told none."""
+    quick = [
+        Instance("python", "low_context", str(i), "import json\n\ndef f():", "\nassert f() == 1", "    return 1", "", f"quick {i}")
+        for i in range(5)
+    ]
+    instances = [*quick, sleeping(9, 0.1)]
+    manifest = write_repository(tmp_path / "devbench-python", "python", instances)
+    tasks = [task_for(i)[1] for i in instances]
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), 1) as evaluator:
+        for task in tasks:
+            assert evaluator.evaluate(task, task.ground_truth).status.value == "pass"
+        runners = evaluator.programs._all
+        prepared = [r for r in runners if getattr(r, "expected", frozenset())]
+        light = [r for r in runners if getattr(r, "prepared", False) and not getattr(r, "expected", frozenset())]
+        assert len(prepared) == 1 and "json" in getattr(prepared[0], "expected")
+        assert len(light) == 1  # the sleeping program's

@@ -4,6 +4,8 @@ answer's limit derived from the golden runs, in the gate and in replay's referen
 from __future__ import annotations
 
 import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from replay.execution.evaluate import Evaluator, Verdict
 from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
 from replay.marking.devbench import Instance, read_instances, task_for
+from replay.validation import program_gate
 from replay.validation.devbench import write_repository
 from replay.validation.program_gate import _Runs, empty_timeout, judge_one
 
@@ -66,16 +69,64 @@ def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_twice(golde
     [(False, [["golden", "golden", "empty"], ["golden", "empty"]]), (True, [["golden"] * 3 + ["empty"] * 2])],
 )
 def test_the_runs_go_in_rounds_that_may_run_at_once(waits: bool, expected: list[list[str]]) -> None:
+    """The runs are asked for a round at a time (here each ends when asked: nothing to ask for ahead)."""
     evaluator = Scripted(["pass"] * 3, ["fail", "fail"])
-    rounds: list[list[str]] = []
+    asked: list[str] = []
 
-    def together(task, answers):
-        rounds.append(["golden" if text else "empty" for text, _ in answers])
-        return [evaluator.evaluate(task, text, timeout) for text, timeout in answers]
+    def submit(task, text, timeout):
+        asked.append("golden" if text else "empty")
+        done: Future[Verdict] = Future()
+        done.set_result(evaluator.evaluate(task, text, timeout))
+        return done
 
-    result = judge_one(evaluator, TASK, together, waits)  # type: ignore[arg-type]
+    result = judge_one(evaluator, TASK, submit, waits)  # type: ignore[arg-type]
     assert result.validation is not None and result.validation.ok
-    assert rounds == expected
+    assert asked == [kind for round_ in expected for kind in round_]
+
+
+class Blocking:
+    """Golden runs pass at once; the first empty run ends (``first_empty``) only when the test
+    says so, the others fail at once. Runs go on threads, as in the gate."""
+
+    def __init__(self, first_empty: str):
+        self.first_empty, self.release = first_empty, threading.Event()
+        self.asked: list[str] = []
+        self.pool = ThreadPoolExecutor(4)
+
+    def submit(self, task, text, timeout) -> Future[Verdict]:
+        kind = "golden" if text else "empty"
+        self.asked.append(kind)
+        if kind == "empty" and self.asked.count("empty") == 1:
+            return self.pool.submit(lambda: self.release.wait(5) and Verdict(Status(self.first_empty), "", 0.0, ""))
+        return self.pool.submit(lambda: Verdict(Status.PASS if text else Status.FAIL, "", 0.01, ""))
+
+
+def test_a_slow_empty_run_does_not_hold_back_the_next_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Golden runs passed and the empty run still going: the next round is asked for before the
+    empty run ends, and the task is judged on the same runs as one round after another."""
+    monkeypatch.setattr(program_gate, "SPECULATE_AFTER", 0.05)
+    runs = Blocking("fail")
+    judged: list = []
+    thread = threading.Thread(target=lambda: judged.append(judge_one(None, TASK, runs.submit)))  # type: ignore[arg-type]
+    thread.start()
+    deadline = time.monotonic() + 5
+    while len(runs.asked) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs.asked == ["golden", "golden", "empty", "golden", "empty"] and not judged  # the first empty run still going
+    runs.release.set()
+    thread.join(5)
+    assert judged[0].validation is not None and judged[0].validation.ok
+    runs.pool.shutdown()
+
+
+def test_a_round_asked_for_ahead_is_dropped_when_the_empty_run_passes_after_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(program_gate, "SPECULATE_AFTER", 0.05)
+    runs = Blocking("pass")
+    threading.Timer(0.3, runs.release.set).start()
+    result = judge_one(None, TASK, runs.submit)  # type: ignore[arg-type]
+    assert result.reason == "passes_empty"  # type: ignore[union-attr]
+    assert runs.asked == ["golden", "golden", "empty", "golden", "empty"]  # asked for, never read
+    runs.pool.shutdown()
 
 
 def test_a_failing_golden_completion_names_its_error_class_and_output() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from replay.execution.program_runs import classify_program, program_shortfall
 from replay.execution.programs import PROGRAM_TEST, Program
-from replay.execution.programs.python import PythonRunner, imported, needs, shared_imports
+from replay.execution.programs.python import PythonRunner, imported, imported_modules, needs, shared_imports
 from replay.execution.sandbox import Sandbox
 
 pytestmark = pytest.mark.e2e
@@ -84,6 +84,13 @@ def test_needs_names_pypi_projects_not_the_standard_library() -> None:
     assert needs([source]) == ["numpy", "opencv-python-headless", "requests"]
 
 
+def test_a_server_may_preload_submodules_by_their_dotted_names() -> None:
+    source = "import matplotlib.pyplot as plt, os\nfrom scipy import stats as st, optimize\nfrom . import sibling\nfrom .mod import x\n"
+    assert imported_modules(source) == {"matplotlib", "matplotlib.pyplot", "os", "scipy", "scipy.stats", "scipy.optimize"}
+    sources = ["import matplotlib.pyplot as plt\n"] * 3 + ["from matplotlib import pyplot\n"] * 2 + ["import matplotlib\n"]
+    assert shared_imports(sources) == {"matplotlib", "matplotlib.pyplot"}  # six programs import it, five the submodule
+
+
 def test_warm_and_fresh_agree_on_bundled_instances(tmp_path: Path) -> None:
     from replay.core.programs import join
     from replay.marking.devbench import read_instances, task_for
@@ -110,5 +117,21 @@ def test_a_prepared_server_preloads_what_several_programs_share_and_never_restar
         made.prepare(sources)
         assert verdict(made, "import csv, json\nassert csv.QUOTE_ALL is not None\n") == ("pass", "")  # imported by the run
         assert made.preloaded == {"json", "os"} and made.server is not None and made.server.starts == 1
+    finally:
+        made.close()
+
+
+def test_a_prepared_runner_forks_programs_using_preloaded_packages_from_a_server_of_their_own() -> None:
+    """Forking a server that has numpy loaded costs every run; programs that use none of the
+    preloaded packages are forked from a server with only the standard library's modules."""
+    sources = ["import json\nimport numpy as np\n"] * 5
+    made = PythonRunner(Sandbox.create(), None, warm=True)
+    try:
+        made.prepare(sources)
+        assert made.expected == {"json", "numpy"}
+        assert verdict(made, "import json\nassert json.dumps(1) == '1'\n") == ("pass", "")
+        assert made.server is not None and made.full is None and made.preloaded == {"json"}
+        assert verdict(made, "import numpy as np\nassert int(np.arange(3).sum()) == 3\n") == ("pass", "")
+        assert made.full is not None and made.full.starts == 1 and made.server.starts == 1
     finally:
         made.close()

@@ -16,7 +16,13 @@ that keep ``jobs`` cores busy let no more in, so busy runs outnumber ``jobs`` on
 waiting ones wake up together). A run its caller expects to be quick (``waits=False``: its program
 shows no sign of waiting on itself) may always go when fewer than ``jobs`` such runs are going,
 however many runs that wait hold slots: otherwise, once runs that wait fill every slot up to the
-limit, the cores sit idle while quick runs queue behind them.
+limit, the cores sit idle while quick runs queue behind them. The cores of the ``jobs`` quick
+slots are theirs (a thread for each quick run going, up to ``jobs``, is not counted against the
+room for more): otherwise two quick runs keeping two cores busy would hold back every program that
+waits, which needs a core for a moment and then sleeps for seconds, until the quick ones ran out;
+started late, those seconds trail at the end of the gate instead of passing beside the quick runs.
+Quick runs beyond ``jobs`` (let in as room was made) count like any other: discounting them too
+let dozens of busy runs in, and runs then met their time limits for want of a core.
 
 What is counted is what simpilot's own threads want, not what the machine leaves idle nor the
 CPU time they got: on a machine shared with other work the cores are seldom idle, yet a run that
@@ -29,6 +35,7 @@ the other work). The count is a sample, smoothed over windows. Where ``/proc`` c
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
@@ -41,10 +48,11 @@ WINDOW = 0.1  # seconds between two counts of the threads that want a core
 IDLE_CORE = 0.5  # how much of one core of ``jobs`` must be unwanted to make room for a run
 BUSY_CORE = 0.2  # less unwanted than this: the runs keep their cores busy
 # At most this many runs per job in all: enough for the runs that wait on themselves to overlap
-# (DevBench's Python gate has about 300 s of them in runs over half a second), and at most one per
-# RUNNER_MEMORY of the memory available when the admission is made: a run that waits still holds a
-# runner (a forking server with the programs' shared libraries is about 160 MB, a JVM about 250 MB).
-WAITING_PER_JOB = 16
+# (DevBench's Python gate has about 300 s of them in runs over half a second: at 32 at once they
+# took 17.5 s of its 300 instances' gate, at 48 16.4 s), and at most one per RUNNER_MEMORY of the
+# memory available when the admission is made: a run that waits still holds a runner (a light
+# forking server is about 30 MB, one with the programs' shared libraries about 160 MB, a JVM about 250 MB).
+WAITING_PER_JOB = 24
 RUNNER_MEMORY = 512 * 2**20
 WANTING = frozenset("RD")  # the states of a thread that wants a core (or is in the kernel, as the load average counts it)
 _THREADS = 17  # num_threads among ``/proc/PID/stat``'s fields after the command name
@@ -130,12 +138,14 @@ class Admission:
         self.jobs = max(1, jobs)
         self.limit = max(self.jobs, limit if limit is not None else default_limit(self.jobs, read_available_memory()))
         self._read, self._clock = read, clock
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self.running = 0
         self.allowed = self.jobs  # how many runs may go now: ``jobs`` and what unwanted cores made room for
         self.most = 0  # the most runs that went at once
         self.quick = 0  # how many of the runs going were expected to be quick
-        self._quick_asking = 0  # how many quick runs wait for a slot
+        # ticket -> (waits, its condition), of the runs waiting for a slot, in the order they asked
+        self._asking: dict[int, tuple[bool, threading.Condition]] = {}
+        self._tickets = itertools.count()
         self._counted: float | None = None  # when the threads wanting a core were last counted
         self._wanting: float | None = None  # how many want one, smoothed over windows
         self._polling = False  # whether a waiter is watching the cores (the others sleep until woken)
@@ -156,7 +166,7 @@ class Admission:
             self._wanting = float(count)
             return
         self._wanting = (self._wanting + count) / 2
-        free = self.jobs - self._wanting
+        free = self.jobs - max(0.0, self._wanting - min(self.quick, self.jobs))  # a quick slot's core is its own
         if free >= IDLE_CORE:
             self.allowed = min(self.limit, self.allowed + int(free + 1 - IDLE_CORE))
         elif free < BUSY_CORE:
@@ -164,36 +174,63 @@ class Admission:
 
     def acquire(self, waits: bool = True) -> None:
         """Wait for a slot; ``waits=False``: the run is expected to be quick, and one of ``jobs``
-        slots kept for such runs will do."""
-        with self._changed:
-            self._quick_asking += not waits
+        slots kept for such runs will do. Runs get slots in the order they asked for them (among
+        those a slot fits): the gate asks in the order its tasks should go (``program_gate.py``).
+        Each waiter sleeps on a condition of its own, woken only when a slot fits it or it is to
+        watch the cores (dozens wait at once: waking them all at every change costs a core)."""
+        with self._lock:
+            ticket = next(self._tickets)
+            self._asking[ticket] = (waits, threading.Condition(self._lock))
             try:
-                self._acquire(waits)
+                self._acquire(ticket, waits)
             finally:
-                self._quick_asking -= not waits
+                del self._asking[ticket]
+                self._wake()  # the next in line may fit too (room was made for several), or watch
 
-    def _acquire(self, waits: bool) -> None:
+    def _fitting(self) -> list[int]:
+        """The tickets of the runs asking that the free slots fit, in the order asked, as if each
+        took its slot in turn: any run while fewer than :attr:`allowed` go, else a quick one while
+        fewer than ``jobs`` quick ones go."""
+        running, quick, found = self.running, self.quick, []
+        for ticket, (waits, _) in self._asking.items():  # in the order asked
+            if running < self.allowed or (quick < self.jobs and not waits):
+                found.append(ticket)
+                running, quick = running + 1, quick + (not waits)
+            elif quick >= self.jobs:
+                break  # no slot for anyone behind
+        return found
+
+    def _wake(self) -> None:
+        """Wake the runs a free slot fits and, while nobody watches the cores, the first of the
+        others (it watches)."""
+        fitting = self._fitting()
+        for ticket in fitting:
+            self._asking[ticket][1].notify()
+        if not self._polling:
+            watcher = next((t for t in self._asking if t not in fitting), None)
+            if watcher is not None:
+                self._asking[watcher][1].notify()
+
+    def _acquire(self, ticket: int, waits: bool) -> None:
+        wake = self._asking[ticket][1]
         while True:
-            if not waits and self.quick < self.jobs:
-                self._take(waits)
-                return
             if self.running >= self.jobs:
                 allowed = self.allowed
                 self.adjust(self._clock())
-                if self.allowed > allowed + 1:
-                    self._changed.notify(self.allowed - allowed - 1)  # this one takes one of the new slots
-            if self.running < self.allowed:
+                if self.allowed > allowed:
+                    self._wake()  # the first in line takes a new slot, whoever counted
+            fitting = self._fitting()
+            if fitting and fitting[0] == ticket:
                 self._take(waits)
                 return
             if self._polling or self.allowed >= self.limit:
-                self._changed.wait()  # a slot freed, or room made, wakes it
+                wake.wait()  # a slot fits it now, or it is to watch the cores
                 continue
             self._polling = True  # one waiter watches the cores for all of them
             try:
-                self._changed.wait(WINDOW / 2)
+                wake.wait(WINDOW / 2)
             finally:
                 self._polling = False
-                self._changed.notify()  # another waiter takes the watch over if this one gets a slot
 
     def _take(self, waits: bool) -> None:
         self.running += 1
@@ -201,13 +238,10 @@ class Admission:
         self.most = max(self.most, self.running)
 
     def release(self, waits: bool = True) -> None:
-        with self._changed:
+        with self._lock:
             self.running -= 1
             self.quick -= not waits
-            if not waits and self._quick_asking:
-                self._changed.notify_all()  # the waiter that may take a quick run's slot is one of them
-            else:
-                self._changed.notify()
+            self._wake()  # the first in line that the freed slot fits
 
     @contextmanager
     def slot(self, waits: bool = True) -> Iterator[None]:

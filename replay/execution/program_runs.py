@@ -6,9 +6,15 @@ end (``programs/__init__.py``); the failure class comes from the error the launc
 
 ``jobs`` runs go at once, and more while fewer than ``jobs`` threads of ours want a core
 (``admission.py``: many programs mostly wait on themselves); a program that shows no sign of
-waiting (:func:`waits_on_itself`) always finds one of ``jobs`` slots kept for such runs. Runners are kept per language, as many as runs went at once, each
+waiting (:func:`waits_on_itself`) always finds one of ``jobs`` slots kept for such runs. Runners
+are kept per language and kind of program (quick or waiting), as many as runs went at once, each
 lent to one call at a time; a runner that says it is ``concurrent`` (C++: nothing resident, only
-a cache of binaries) is one per language, shared by every call.
+a cache of binaries) is one per language, shared by every call. Up to :data:`PREPARED_PER_JOB`
+runners per job and language are *prepared*: told every program of the repository (``prepare``: a
+warm Python server preloads the libraries they share), they serve the quick runs. The others are
+*light*, told no program: they serve the runs that wait, and the quick runs beyond the prepared
+runners. There are as many of them as runs go at once (dozens, when programs wait): a library
+preloaded in each would cost every one of them its import, to spare runs that mostly sleep.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from replay.execution.proof import Shortfall, shortfall
 from replay.execution.sandbox import ProcessResult, Sandbox
 
 PROGRAM_TIMEOUT = 30.0  # DevBench's harness gives each program 30 seconds
+# Prepared runners per job (DevBench's Python gate: 1 per job 20.8 s, 4 19.1 s, 8 21.0 s, warm)
+PREPARED_PER_JOB = 4
 # What a program that waits on itself (or its checks) says: ``time.sleep``, ``setTimeout``, ...
 _WAITING = re.compile(r"\b(?:sleep|setTimeout|setInterval|timeout|Timer|wait)\b|\bsleep_for\b|\bThread\.sleep\b")
 
@@ -45,34 +53,43 @@ class ProgramRuns:
         self.sandbox, self.workdir, self.warm = sandbox, workdir, warm
         self.admission = Admission(jobs)
         self._lock = threading.Lock()
-        self._idle: dict[str, queue.Queue[programs.Runner]] = {}
+        self._idle: dict[tuple[str, bool], queue.Queue[programs.Runner]] = {}  # by language and kind (prepared)
+        self._prepared_made: dict[str, int] = {}  # prepared runners made, by language
         self._shared: dict[str, programs.Runner] = {}
         self._creating = threading.Lock()  # a shared runner is made once
         self._all: list[programs.Runner] = []
         self._checks: dict[tuple[str, str], str] = {}
-        self._prepared: set[tuple[str, int]] = set()  # (repository, runner) pairs told the repository's programs
+        self._prepared: set[tuple[str, int]] = set()  # (repository, runner) pairs told the programs they may run
 
     @property
     def concurrency(self) -> int:
         """How many calls of :meth:`run` may usefully be waiting at once."""
         return self.admission.limit
 
-    def _borrow(self, language: str, environment: Path | None) -> programs.Runner:
-        """An idle runner of ``language``, or a new one when every one is busy (the admission
-        bounds how many runs, hence runners, there are); the one shared runner of a language whose
-        runners are :func:`~replay.execution.programs.concurrent`."""
+    def _borrow(self, language: str, environment: Path | None, waits: bool) -> tuple[programs.Runner, bool]:
+        """A runner of ``language`` and whether it is a prepared one (told every program). A quick
+        run takes an idle prepared runner, or a new one while fewer than :data:`PREPARED_PER_JOB`
+        per job exist, else a light one (told no program), as a run that waits always does:
+        an idle one, or a new one when every one is busy (the admission bounds how many runs, hence
+        runners, there are). The one shared runner of a language whose runners are
+        :func:`~replay.execution.programs.concurrent`."""
         if programs.concurrent(language):
             with self._creating:
                 if language not in self._shared:
                     self._shared[language] = self._made(language, environment)
-                return self._shared[language]
+                return self._shared[language], False
         with self._lock:
-            idle = self._idle.setdefault(language, queue.Queue())
-            try:
-                return idle.get_nowait()
-            except queue.Empty:
-                pass
-        return self._made(language, environment)
+            for prepared in (False,) if waits else (True, False):
+                idle = self._idle.setdefault((language, prepared), queue.Queue())
+                try:
+                    return idle.get_nowait(), prepared
+                except queue.Empty:
+                    if prepared and self._prepared_made.get(language, 0) < PREPARED_PER_JOB * self.admission.jobs:
+                        self._prepared_made[language] = self._prepared_made.get(language, 0) + 1
+                        break
+            else:
+                prepared = False
+        return self._made(language, environment), prepared
 
     def _made(self, language: str, environment: Path | None) -> programs.Runner:
         made = programs.runner(language, self.sandbox, environment, self.warm, self.workdir)
@@ -80,9 +97,9 @@ class ProgramRuns:
             self._all.append(made)
         return made
 
-    def _give_back(self, language: str, runner: programs.Runner) -> None:
+    def _give_back(self, language: str, prepared: bool, runner: programs.Runner) -> None:
         if self._shared.get(language) is not runner:
-            self._idle[language].put(runner)
+            self._idle[(language, prepared)].put(runner)
 
     def _sources(self, manifest: Manifest) -> list[str]:
         """Every program of ``manifest``'s repository, with its checks (what a runner may be asked to run)."""
@@ -106,17 +123,18 @@ class ProgramRuns:
         checks = self.checks(manifest, task.path)
         source = join(patched, checks) if checks.strip() else patched
         program = programs.Program(task.language, task.path, source)
-        with self.admission.slot(waits_on_itself(source)):
-            runner = self._borrow(task.language, manifest.programs.environment)
+        waits = waits_on_itself(source)
+        with self.admission.slot(waits):
+            runner, prepared = self._borrow(task.language, manifest.programs.environment, waits)
             try:
                 with self._lock:
                     first = (manifest.name, id(runner)) not in self._prepared
                     self._prepared.add((manifest.name, id(runner)))
-                if first:
-                    programs.prepare(runner, self._sources(manifest))
+                if first and programs.preparable(runner):
+                    programs.prepare(runner, self._sources(manifest) if prepared else [])
                 return runner.run(program, manifest_timeout(manifest, timeout), cpu)
             finally:
-                self._give_back(task.language, runner)
+                self._give_back(task.language, prepared, runner)
 
     def close(self) -> None:
         with self._lock:

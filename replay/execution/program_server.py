@@ -23,6 +23,7 @@ Standard library only (it runs in the programs' interpreter inside the sandbox).
 from __future__ import annotations
 
 import builtins
+import gc
 import importlib
 import json
 import os
@@ -160,6 +161,7 @@ if __name__ == "__main__":
     os.dup2(null, 1)
     if "--preload" in arguments:
         _preload([n for n in arguments[arguments.index("--preload") + 1].split(",") if n])
+    gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
     answers.write('{"ready": true}\n')
     answers.flush()
     forkserve.serve(sys.stdin, answers, "--sandboxed" in arguments, _child)

@@ -30,7 +30,7 @@ import queue
 import re
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 
 from replay.core.records import Status, Task, Validation
@@ -56,6 +56,10 @@ _TAIL_LINES = 6
 QUICK_ROUNDS = ((True, True, False), (True, False))
 WAITING_ROUNDS = ((True, True, True, False, False),)
 TASKS_PER_RUN = 4  # tasks under way per run that may go at once: a task waits between its rounds
+# A round's empty runs still going this long after its golden runs passed (and at least this many
+# times the longest golden run) are not waited for before the next round is asked for
+SPECULATE_AFTER = 1.0
+SPECULATE_FACTOR = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +94,18 @@ def _error(verdict: Verdict) -> str:
     return found or verdict.status.value
 
 
-Run = tuple[str, float | None]  # an answer and its wall-clock limit (None: the manifest's)
-Together = Callable[[Task, list[Run]], list[Verdict]]  # runs answers to one task, perhaps at once
+Submit = Callable[[Task, str, float | None], "Future[Verdict]"]  # asks for one run of an answer under a limit (None: the manifest's)
+
+
+def _at_once(evaluator: Evaluator) -> Submit:
+    """Runs each answer when it is asked for, one after another (no threads)."""
+
+    def submit(task: Task, text: str, timeout: float | None) -> Future[Verdict]:
+        done: Future[Verdict] = Future()
+        done.set_result(evaluator.evaluate(task, text, timeout))
+        return done
+
+    return submit
 
 
 def empty_timeout(golden: list[Verdict], limit: float) -> float:
@@ -104,37 +118,64 @@ def empty_timeout(golden: list[Verdict], limit: float) -> float:
     return min(limit, max(REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN * max(v.duration_s for v in golden)))
 
 
+def speculate_after(golden: list[Verdict]) -> float:
+    """How long to wait for a round's empty runs, once its golden runs have all passed, before
+    asking for the next round anyway: the next round is needed unless an empty run passes, and
+    an empty answer that takes much longer than the golden program has usually made it hang."""
+    return max(SPECULATE_AFTER, SPECULATE_FACTOR * max(v.duration_s for v in golden))
+
+
 def judge_one(
-    evaluator: Evaluator, task: Task, together: Together | None = None, waits: bool = False, limit: float = PROGRAM_TIMEOUT
+    evaluator: Evaluator, task: Task, submit: Submit | None = None, waits: bool = False, limit: float = PROGRAM_TIMEOUT
 ) -> Task | Dropped:
     """Run ``task``'s golden completion three times and the empty answer twice, as far as
-    needed, in rounds whose runs may go at once (``together``; default: one after another):
-    :data:`WAITING_ROUNDS` for a program that ``waits`` on itself (:func:`_waits`), else
-    :data:`QUICK_ROUNDS`. ``limit`` is the manifest's timeout, the golden runs' limit; an empty
-    run gets the rule's minimum, and one stopped there runs again under :func:`empty_timeout`
-    when that is longer (as replay's ``Timeouts`` does)."""
-    run = together or (lambda t, answers: [evaluator.evaluate(t, text, timeout) for text, timeout in answers])
+    needed, in rounds whose runs may go at once (``submit`` asks for a run; default: each run
+    when asked, one after another): :data:`WAITING_ROUNDS` for a program that ``waits`` on
+    itself (:func:`_waits`), else :data:`QUICK_ROUNDS`. ``limit`` is the manifest's timeout, the
+    golden runs' limit; an empty run gets the rule's minimum, and one stopped there runs again
+    under :func:`empty_timeout` when that is longer (as replay's ``Timeouts`` does).
+
+    A round's golden runs are read first. When they all passed and its empty runs are still
+    going after :func:`speculate_after`, the next round is asked for without waiting for them
+    (an empty answer that hangs would otherwise put its whole limit between the rounds), and
+    cancelled, or its verdicts left unread, if the round decides the task after all. Which runs
+    are read, and the decision, are the same as one round after another."""
+    ask = submit or _at_once(evaluator)
     why = programs.missing(task.language)
     if why is not None:
         return Dropped(task, "toolchain_missing", "", why)
     first = min(limit, REPLAY_MIN_TIMEOUT)
+    rounds = WAITING_ROUNDS if waits else QUICK_ROUNDS
+
+    def asked(n: int) -> list[Future[Verdict]]:
+        return [ask(task, task.ground_truth, None) if g else ask(task, "", first) for g in rounds[n]]
+
     golden: list[Verdict] = []
     empty: list[Verdict] = []
-    for is_golden in WAITING_ROUNDS if waits else QUICK_ROUNDS:
-        answers: list[Run] = [(task.ground_truth, None) if g else ("", first) for g in is_golden]
-        verdicts = run(task, answers)
-        golden += [v for g, v in zip(is_golden, verdicts, strict=True) if g]
-        empties = [v for g, v in zip(is_golden, verdicts, strict=True) if not g]
-        stopped = [n for n, v in enumerate(empties) if v.status is Status.TIMEOUT]
-        full = empty_timeout(golden, limit) if golden else first
+    pending = asked(0)
+    for n, is_golden in enumerate(rounds):
+        futures, pending, later = pending, [], n + 1 < len(rounds)
+        golden += [f.result() for g, f in zip(is_golden, futures, strict=True) if g]
+        empty_futures = [f for g, f in zip(is_golden, futures, strict=True) if not g]
+        if later and all(v.status is Status.PASS for v in golden):
+            wait(empty_futures, timeout=speculate_after(golden))
+            if not all(f.done() for f in empty_futures):
+                pending = asked(n + 1)
+        empties = [f.result() for f in empty_futures]
+        stopped = [k for k, v in enumerate(empties) if v.status is Status.TIMEOUT]
+        full = empty_timeout(golden, limit)
         if stopped and full > first and all(v.status is Status.PASS for v in golden):
-            again = run(task, [("", full)] * len(stopped))
-            for n, verdict in zip(stopped, again, strict=True):
-                empties[n] = verdict
+            again = [ask(task, "", full) for _ in stopped]
+            for k, future in zip(stopped, again, strict=True):
+                empties[k] = future.result()
         empty += empties
         decided = _decide(task, golden, empty)
         if decided is not None:
+            for future in pending:
+                future.cancel()  # asked for ahead, not needed: dropped unless already going
             return decided
+        if later and not pending:
+            pending = asked(n + 1)
     raise AssertionError("the gate's rounds always decide")  # pragma: no cover
 
 
@@ -210,20 +251,22 @@ def validate_programs(
     """Gate ``tasks``, as many at once as the evaluator's program runs allow (``jobs`` busy ones,
     more while they wait on themselves). Programs that look as if they wait start first, so that
     their waiting overlaps the quick ones' runs rather than trailing after them, and their runs
-    go before those of tasks started later (:class:`_Runs`); the results keep the tasks' order."""
+    go before those of tasks started later (:class:`_Runs`); the results keep the tasks' order.
+    The two kinds of program have threads of their own (a lane each): runs of programs that wait,
+    queued for slots that only idle cores open, would otherwise hold every thread while the slots
+    kept for quick runs (``admission.py``) stood empty."""
     threads = max(1, jobs, evaluator.threads(tasks))
     waiting = {id(task): _waits(evaluator, task) for task in tasks}
     first = sorted(tasks, key=lambda task: not waiting[id(task)])  # stable: the others keep their order
     rank = {id(task): n for n, task in enumerate(first)}
-    runs = _Runs(threads)
+    lanes = {True: _Runs(threads), False: _Runs(threads)}
 
-    def together(task: Task, answers: list[Run]) -> list[Verdict]:
-        asked = [runs.submit(rank[id(task)], functools.partial(evaluator.evaluate, task, text, timeout)) for text, timeout in answers]
-        return [future.result() for future in asked]
+    def submit(task: Task, text: str, timeout: float | None) -> Future[Verdict]:
+        return lanes[waiting[id(task)]].submit(rank[id(task)], functools.partial(evaluator.evaluate, task, text, timeout))
 
     def one(task: Task) -> Task | Dropped:
         try:
-            return judge_one(evaluator, task, together, waiting[id(task)], evaluator.catalog.get(task.repo).timeout)
+            return judge_one(evaluator, task, submit, waiting[id(task)], evaluator.catalog.get(task.repo).timeout)
         finally:
             if progress is not None:
                 progress()
@@ -232,7 +275,8 @@ def validate_programs(
         with ThreadPoolExecutor(max(1, min(len(tasks), TASKS_PER_RUN * threads)), thread_name_prefix="simpilot-gate") as pool:
             done = dict(zip((id(task) for task in first), pool.map(one, first), strict=True))
     finally:
-        runs.close()
+        for lane in lanes.values():
+            lane.close()
     results = [done[id(task)] for task in tasks]
     kept = [r for r in results if isinstance(r, Task)]
     return ProgramGateReport(kept, [r for r in results if isinstance(r, Dropped)], preset_alterations(kept, evaluator.original))

@@ -84,12 +84,16 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
+def preparable(made: Runner) -> bool:
+    """Whether ``made`` wants to be told the programs it may run (:func:`prepare`)."""
+    return callable(getattr(made, "prepare", None))
+
+
 def prepare(made: Runner, sources: list[str]) -> None:
     """Tell ``made`` every program it may run (their texts), if it wants to know: a warm runner
     loads the libraries they share once, up front (``prepare(sources)``, optional)."""
-    hook = getattr(made, "prepare", None)
-    if callable(hook):
-        hook(sources)
+    if preparable(made):
+        made.prepare(sources)  # type: ignore[attr-defined]
 
 
 MODULES = {"python": "python", "java": "java", "javascript": "node", "typescript": "node", "cpp": "cpp", "csharp": "csharp"}
