@@ -78,18 +78,26 @@ class ProgramRuns:
                 if language not in self._shared:
                     self._shared[language] = self._made(language, environment)
                 return self._shared[language], False
+        prepared = False
         with self._lock:
-            for prepared in (False,) if waits else (True, False):
-                idle = self._idle.setdefault((language, prepared), queue.Queue())
-                try:
-                    return idle.get_nowait(), prepared
-                except queue.Empty:
-                    if prepared and self._prepared_made.get(language, 0) < PREPARED_PER_JOB * self.admission.jobs:
-                        self._prepared_made[language] = self._prepared_made.get(language, 0) + 1
-                        break
-            else:
-                prepared = False
+            if not waits:
+                idle = self._idle_one(language, True)
+                if idle is not None:
+                    return idle, True
+                prepared = self._prepared_made.get(language, 0) < PREPARED_PER_JOB * self.admission.jobs
+                self._prepared_made[language] = self._prepared_made.get(language, 0) + prepared
+            if not prepared:
+                idle = self._idle_one(language, False)
+                if idle is not None:
+                    return idle, False
         return self._made(language, environment), prepared
+
+    def _idle_one(self, language: str, prepared: bool) -> programs.Runner | None:
+        """An idle runner of ``language`` of that kind (None: every one is busy); under ``_lock``."""
+        try:
+            return self._idle.setdefault((language, prepared), queue.Queue()).get_nowait()
+        except queue.Empty:
+            return None
 
     def _made(self, language: str, environment: Path | None) -> programs.Runner:
         made = programs.runner(language, self.sandbox, environment, self.warm, self.workdir)

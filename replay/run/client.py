@@ -13,10 +13,10 @@ import asyncio
 import sys
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
@@ -60,12 +60,7 @@ class BridgeClient:
     def _on_prompt(self, params: Any) -> None:
         """How the bridge built the prompt it is about to answer (:data:`~replay.core.records.PROMPT_METHOD`,
         sent only with a context strategy); a malformed one is ignored."""
-        try:
-            data = _plain(params)
-            key = (data["uri"], int(data["position"]["line"]), int(data["position"]["character"]))
-            self._prompts[key] = PromptRecord.from_json(data["prompt"])
-        except (KeyError, TypeError, ValueError, RecordError):
-            return
+        _keep_at(self._prompts, params, "prompt", PromptRecord.from_json)
 
     def prompt_at(self, uri: str, cursor: Position) -> PromptRecord | None:
         """The prompt record the bridge sent with its latest answer at ``cursor`` of ``uri`` (taken: once)."""
@@ -74,12 +69,7 @@ class BridgeClient:
     def _on_timing(self, params: Any) -> None:
         """The bridge's timing of an answer it is about to send (:data:`~replay.core.records.TIMING_METHOD`);
         another server never sends one, and a malformed one is ignored."""
-        try:
-            data = _plain(params)
-            key = (data["uri"], int(data["position"]["line"]), int(data["position"]["character"]))
-            self._timings[key] = Timing.from_json(data["timing"])
-        except (KeyError, TypeError, ValueError, RecordError):
-            return
+        _keep_at(self._timings, params, "timing", Timing.from_json)
 
     def timing_at(self, uri: str, cursor: Position) -> Timing | None:
         """The timing the bridge sent with its latest answer at ``cursor`` of ``uri`` (taken: once)."""
@@ -233,6 +223,20 @@ class OpenDocument:
         if not texts and error is None:
             error = "the language server answered no completion item"
         return texts, error, latency, self.bridge.timing_at(self.uri, cursor)
+
+
+_T = TypeVar("_T")
+
+
+def _keep_at(kept: dict[tuple[str, int, int], _T], params: Any, field: str, parse: Callable[[Any], _T]) -> None:
+    """Keep ``params[field]``, parsed, under the document place (uri, line, character) the
+    notification names; a malformed notification is ignored."""
+    try:
+        data = _plain(params)
+        key = (data["uri"], int(data["position"]["line"]), int(data["position"]["character"]))
+        kept[key] = parse(data[field])
+    except (KeyError, TypeError, ValueError, RecordError):
+        return
 
 
 def _plain(value: Any) -> Any:

@@ -35,9 +35,6 @@ from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import ForkServer, cpu_budget
 
 SERVER = Path(__file__).resolve().parents[1] / "program_server.py"
-_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.M
-)
 # import name -> PyPI project, where they differ
 PYPI_NAMES = {
     "cv2": "opencv-python-headless",
@@ -113,13 +110,7 @@ def missing(language: str) -> str | None:
 
 def imported(source: str) -> set[str]:
     """The top-level names of the modules ``source`` imports (relative imports left out)."""
-    names: set[str] = set()
-    for frm, imp in _IMPORT.findall(source):
-        if frm:
-            names.add(frm)
-        else:
-            names.update(part.strip().split(".")[0] for part in imp.split(","))
-    return names
+    return {name for name in imported_modules(source) if "." not in name}
 
 
 def needs(sources: Iterable[str]) -> list[str]:
