@@ -117,12 +117,8 @@ def _thread_states(pid: int) -> list[str]:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return []
-    states = []
-    for tid in tids:
-        fields = proctree.stat(f"{pid}/task/{tid}")
-        if fields is not None:
-            states.append(fields[0])
-    return states
+    states = (proctree.state(f"{pid}/task/{tid}") for tid in tids)
+    return [found for found in states if found is not None]
 
 
 class Admission:

@@ -1,7 +1,7 @@
 """JavaScript and TypeScript programs: run by ``node_launcher.js``, a worker thread per program.
 
 Node.js (18 or newer) runs them. The launcher runs each program in a ``worker_threads`` Worker of
-its own: its own globals, ``require`` cache and copy of ``process.env``; ``process.exit`` ends only
+its own (``node_program.js``, a file that loads nothing the program does not): its own globals, ``require`` cache and copy of ``process.env``; ``process.exit`` ends only
 the worker; the run ends when the worker's event loop is empty, as a fresh process's would. A fresh
 run does the same, so that both modes judge a program by the same code:
 
@@ -13,7 +13,7 @@ run does the same, so that both modes judge a program by the same code:
   budget (the server's CPU time, polled), the timeout and the restarts (after ``MAX_RUNS``, a
   timeout, a death, or a run that left a process running). Node's start-up, the TypeScript
   compiler and the declarations it reads are paid once, and a spare worker is always booting
-  while a run goes on (it has run nothing but the launcher's wait for its program). After every
+  while a run goes on (it has run nothing but ``node_program.js``'s wait for its program). After every
   run the server deletes what the run added to the sandbox's private ``/tmp`` and this side
   empties the scratch folder, the program's working folder (a worker cannot ``chdir``).
 

@@ -16,6 +16,9 @@
  * stays empty: the file is not written there; a TypeScript program's NAME ends in .js, as tsc's
  * output would).
  *
+ * The worker's code is node_program.js, a file of its own: a worker loads nothing but what the
+ * program needs (node's start-up of a worker is most of a warm run's cost).
+ *
  * The rule of a pass, checked when the worker has ended:
  *   1. the program compiled (TypeScript: no syntax or type error; JavaScript: no syntax error);
  *   2. its last top-level statement ran: a marker call appended after it, under a random name
@@ -42,7 +45,7 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const crypto = require('crypto');
-const { Worker, isMainThread, workerData } = require('worker_threads');
+const { Worker } = require('worker_threads');
 
 const TEST = 'program';
 const COMPILE_ERROR = 'compile error: ';
@@ -50,69 +53,9 @@ const MAX_MESSAGE = 2000; // characters of an error message kept in its record
 const MAX_LINE = 10000; // characters of one output line the server forwards
 const PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
 const CODE_RANGE_MB = 128;
-// Slots of the run's shared state (an Int32Array the worker writes and the main thread reads)
-const COMPLETED = 0; // the marker after the last statement ran
-const EXITED = 1; // process.exit was called
-const EXIT_ARG = 2; // with this code
-const DRAINED = 3; // 'beforeExit' fired: the event loop emptied
-
-// -- the worker: becomes the program -------------------------------------------------------------
-
-/**
- * The worker: booted ahead of its run (the warm server keeps one spare), it waits for the program,
- * then becomes it. Until then it has run nothing but this.
- */
-function awaitProgram() {
-    const { parentPort } = require('worker_threads');
-    parentPort.once('message', (data) => {
-        parentPort.unref(); // the program's own work, not this port, keeps the worker alive from here
-        runInWorker(data);
-    });
-}
-
-function runInWorker(data) {
-    const Module = require('module');
-    const state = new Int32Array(data.state);
-    const realWorkerThreads = require('worker_threads');
-    // The program runs as node's main module would: what it asks worker_threads about itself says so.
-    const asMain = Object.assign(Object.create(null), realWorkerThreads, {
-        isMainThread: true,
-        parentPort: null,
-        workerData: null,
-        threadId: 0,
-    });
-    const realLoad = Module._load;
-    Module._load = function load(request, parent, isMain) {
-        if (request === 'worker_threads' || request === 'node:worker_threads') {
-            return asMain;
-        }
-        return realLoad.call(this, request, parent, isMain);
-    };
-    const realExit = process.exit;
-    process.exit = function exit(code) {
-        if (Atomics.compareExchange(state, EXITED, 0, 1) === 0) {
-            const value = code === undefined ? process.exitCode : code;
-            Atomics.store(state, EXIT_ARG, Number.isInteger(Number(value)) ? Number(value) : 0);
-        }
-        return realExit.apply(process, arguments);
-    };
-    process.on('beforeExit', () => Atomics.store(state, DRAINED, 1));
-    Object.defineProperty(globalThis, data.marker, {
-        value: () => Atomics.store(state, COMPLETED, 1),
-        enumerable: false,
-        configurable: true,
-        writable: false,
-    });
-    const filename = data.filename;
-    process.argv = [process.execPath, filename];
-    const program = new Module(filename, null);
-    program.filename = filename;
-    program.paths = Module._nodeModulePaths(path.dirname(filename));
-    Module._cache[filename] = program;
-    process.mainModule = program;
-    program._compile(data.code, filename);
-    program.loaded = true;
-}
+// The worker's own file: it becomes the program (the slots of the run's shared state are its)
+const PROGRAM = path.join(__dirname, 'node_program.js');
+const { COMPLETED, EXITED, EXIT_ARG, DRAINED } = require(PROGRAM);
 
 // -- the main thread -----------------------------------------------------------------------------
 
@@ -285,7 +228,7 @@ class Workers {
     }
 
     start() {
-        const worker = new Worker(__filename, {
+        const worker = new Worker(PROGRAM, {
             workerData: { simpilotWorker: true },
             env: { ...process.env },
             argv: [],
@@ -343,7 +286,7 @@ function runInThread(code, filename, marker, output, workers) {
 function writeStack(err, output) {
     let text = err && err.stack ? String(err.stack) : `Uncaught ${inspect(err)}`;
     const lines = text.split('\n');
-    const ours = lines.findIndex((line) => line.includes(__filename));
+    const ours = lines.findIndex((line) => line.includes(__filename) || line.includes(PROGRAM));
     if (ours > 0) {
         // the frames from the launcher on (the module loader, the worker's start) are not the program's
         const kept = lines.slice(0, ours);
@@ -702,13 +645,9 @@ function openUp(entry) {
     for (const name of fs.readdirSync(entry)) openUp(path.join(entry, name));
 }
 
-// -- which of the two this thread is (last: the classes above are defined by now) ---------------
+// -- start (last: the classes above are defined by now) -----------------------------------------
 
-if (!isMainThread && workerData && workerData.simpilotWorker) {
-    awaitProgram();
-} else {
-    main(process.argv.slice(2)).catch((err) => {
-        process.stderr.write(`simpilot node launcher: ${err && err.stack ? err.stack : err}\n`);
-        process.exitCode = 2;
-    });
-}
+main(process.argv.slice(2)).catch((err) => {
+    process.stderr.write(`simpilot node launcher: ${err && err.stack ? err.stack : err}\n`);
+    process.exitCode = 2;
+});
