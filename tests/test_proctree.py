@@ -81,3 +81,15 @@ def test_states_of_a_process_and_of_a_thread() -> None:
     assert proctree.state(f"{os.getpid()}/task/{tid}") == "R"
     assert proctree.stat(os.getpid())[1] == str(os.getppid())
     assert proctree.state(2**22 + 12345) is None and proctree.stat(2**22 + 12345) is None
+
+
+def test_a_list_of_children_longer_than_a_page_is_read_whole() -> None:
+    """The kernel gives a thread's children a page at a time: 800 of them take more than one read."""
+    children = [subprocess.Popen(["sleep", "30"]) for _ in range(800)]
+    try:
+        found = set(proctree.descendants(os.getpid()))
+        assert {child.pid for child in children} <= found
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 DEAD = ("Z", "X")  # the states of a process that has exited but not yet been waited for
 _TICK = os.sysconf("SC_CLK_TCK")
+_CHUNK = 65536  # bytes asked of a /proc file at once: a stat line is far shorter
+_PAGE = 4096  # the most the kernel gives at once from some (a thread's children)
 
 
 def _read(path: str) -> bytes | None:
@@ -25,7 +27,10 @@ def _read(path: str) -> bytes | None:
     except OSError:
         return None
     try:
-        return os.read(fd, 4096)
+        chunks = [os.read(fd, _CHUNK)]
+        while len(chunks[-1]) > _PAGE - 64:  # a long list of children: a read ends within a page, at a whole entry
+            chunks.append(os.read(fd, _CHUNK))
+        return b"".join(chunks)
     except OSError:
         return None
     finally:
