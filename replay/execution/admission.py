@@ -94,22 +94,9 @@ def read_wanting() -> int | None:
     """How many threads below this process want a core now (None: unknown): one pass over
     ``/proc``, as this runs every window while runs wait for a slot."""
     try:
-        entries = os.listdir("/proc")
+        return wanting(proctree.below(os.getpid()), _thread_states)
     except OSError:
         return None
-    children: dict[int, list[tuple[int, list[str]]]] = {}
-    for entry in entries:
-        if entry.isdigit():
-            fields = proctree.stat(entry)
-            if fields is not None and fields[0] not in proctree.DEAD:
-                children.setdefault(int(fields[1]), []).append((int(entry), fields))
-    found: list[tuple[int, list[str]]] = []
-    todo = [os.getpid()]
-    while todo:
-        for pid, fields in children.get(todo.pop(), []):
-            found.append((pid, fields))
-            todo.append(pid)
-    return wanting(found, _thread_states)
 
 
 def _thread_states(pid: int) -> list[str]:

@@ -37,20 +37,26 @@ def _read(path: str) -> bytes | None:
         os.close(fd)
 
 
+def _after_name(pid: int | str) -> bytes | None:
+    """``/proc/PID/stat`` after the command name (which may hold spaces and parentheses), from
+    the space before the state on; None when the process is gone."""
+    data = _read(f"/proc/{pid}/stat")
+    end = data.rfind(b")") if data is not None else -1
+    return data[end + 1 :] if data is not None and 0 <= end < len(data) - 2 else None
+
+
 def stat(pid: int | str) -> list[str] | None:
     """The fields of ``/proc/PID/stat`` after the command name (``[0]``: the state, ``[1]``: the
     parent, ``[11]``/``[12]``: user/system CPU ticks), or None when the process is gone. ``pid``
     may also be ``PID/task/TID``: a thread's."""
-    data = _read(f"/proc/{pid}/stat")
-    end = data.rfind(b")") if data is not None else -1
-    return data[end + 1 :].decode("ascii", "replace").split() if data is not None and end >= 0 else None
+    rest = _after_name(pid)
+    return rest.decode("ascii", "replace").split() if rest is not None else None
 
 
 def state(pid: int | str) -> str | None:
     """The state letter of ``/proc/PID/stat`` (``pid`` as for :func:`stat`), or None when gone."""
-    data = _read(f"/proc/{pid}/stat")
-    end = data.rfind(b")") if data is not None else -1
-    return chr(data[end + 2]) if data is not None and 0 <= end < len(data) - 2 else None
+    rest = _after_name(pid)
+    return chr(rest[1]) if rest is not None else None
 
 
 def _has_children_files() -> bool:
@@ -113,14 +119,20 @@ def descendants(pid: int) -> list[int]:
                 found.append(child)
                 todo += _children(child)
         return found
-    children: dict[int, list[int]] = {}
+    return [child for child, _ in below(pid)]
+
+
+def below(pid: int) -> list[tuple[int, list[str]]]:
+    """Every living process below ``pid`` with its ``stat`` fields (zombies left out), from the
+    parent links of every process in ``/proc``: one pass; OSError when ``/proc`` cannot be listed."""
+    children: dict[int, list[tuple[int, list[str]]]] = {}
     for child, fields in _living():
-        children.setdefault(int(fields[1]), []).append(child)
-    found, todo = [], list(children.get(pid, []))
+        children.setdefault(int(fields[1]), []).append((child, fields))
+    found, todo = [], [pid]
     while todo:
-        child = todo.pop()
-        found.append(child)
-        todo += children.get(child, [])
+        for child, fields in children.get(todo.pop(), []):
+            found.append((child, fields))
+            todo.append(child)
     return found
 
 

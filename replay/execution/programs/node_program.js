@@ -9,7 +9,7 @@
  * the run's shared state (an Int32Array) when the worker has ended, at the slots exported here.
  */
 
-const { isMainThread, workerData } = require('worker_threads');
+const threads = require('worker_threads');
 
 // Slots of the run's shared state (the worker writes them, the launcher's main thread reads them)
 const COMPLETED = 0; // the marker after the last statement ran
@@ -19,9 +19,8 @@ const DRAINED = 3; // 'beforeExit' fired: the event loop emptied
 
 /** Wait for the program, then become it. */
 function awaitProgram() {
-    const { parentPort } = require('worker_threads');
-    parentPort.once('message', (data) => {
-        parentPort.unref(); // the program's own work, not this port, keeps the worker alive from here
+    threads.parentPort.once('message', (data) => {
+        threads.parentPort.unref(); // the program's own work, not this port, keeps the worker alive from here
         runInWorker(data);
     });
 }
@@ -30,9 +29,8 @@ function runInWorker(data) {
     const Module = require('module');
     const path = require('path');
     const state = new Int32Array(data.state);
-    const realWorkerThreads = require('worker_threads');
     // The program runs as node's main module would: what it asks worker_threads about itself says so.
-    const asMain = Object.assign(Object.create(null), realWorkerThreads, {
+    const asMain = Object.assign(Object.create(null), threads, {
         isMainThread: true,
         parentPort: null,
         workerData: null,
@@ -71,7 +69,7 @@ function runInWorker(data) {
     program.loaded = true;
 }
 
-if (!isMainThread && workerData && workerData.simpilotWorker) {
+if (!threads.isMainThread && threads.workerData && threads.workerData.simpilotWorker) {
     awaitProgram();
 }
 
