@@ -1,9 +1,10 @@
 """JavaScript and TypeScript programs: run by ``node_launcher.js``, a worker thread per program.
 
 Node.js (18 or newer) runs them. The launcher runs each program in a ``worker_threads`` Worker of
-its own (``node_program.js``, a file that loads nothing the program does not): its own globals, ``require`` cache and copy of ``process.env``; ``process.exit`` ends only
-the worker; the run ends when the worker's event loop is empty, as a fresh process's would. A fresh
-run does the same, so that both modes judge a program by the same code:
+its own (``node_program.js``, a file that loads nothing the program does not): its own globals,
+``require`` cache and copy of ``process.env``; ``process.exit`` ends only the worker; the run ends
+when the worker's event loop is empty, as a fresh process's would. A fresh run does the same, so
+that both modes judge a program by the same code:
 
 * fresh (``warm=False``): ``node node_launcher.js --run`` per program, sandboxed, in an empty
   folder of its own; the token comes through ``$SIMPILOT_PROOF`` (``proof.Channel``); the CPU
