@@ -93,3 +93,20 @@ def test_a_list_of_children_longer_than_a_page_is_read_whole() -> None:
         for child in children:
             child.kill()
             child.wait()
+
+
+def test_ended_waits_for_the_end_without_reaping() -> None:
+    """``ended`` says False while the child runs and True once it has ended, and leaves the child
+    to be reaped by its caller (its exit status is still there to read)."""
+    child = subprocess.Popen(["sh", "-c", "read line; exit 3"], stdin=subprocess.PIPE)
+    try:
+        if proctree.ended(child.pid, 0.05) is None:
+            pytest.skip("no pidfd on this kernel")
+        assert proctree.ended(child.pid, 0.05) is False
+        child.stdin.close()
+        assert proctree.ended(child.pid, 30) is True
+        assert proctree.state(child.pid) in proctree.DEAD
+        assert child.wait(timeout=5) == 3
+    finally:
+        child.kill()
+        child.wait()

@@ -194,11 +194,8 @@ class Sandbox:
             )
             if channel is not None:
                 channel.handed_over()
-            timed_out = False
             try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+                timed_out = not _ended(proc, timeout)
             finally:
                 kill_group(proc)
             duration = time.monotonic() - start
@@ -242,6 +239,18 @@ class Sandbox:
             with _LOCK:
                 _GROUPS[proc.pid] = groups
         return proc
+
+
+def _ended(proc: subprocess.Popen, timeout: float) -> bool:
+    """Whether ``proc`` ended within ``timeout`` seconds (it is reaped by :func:`kill_group`)."""
+    done = proctree.ended(proc.pid, timeout)
+    if done is not None:
+        return done
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def kill_group(proc: subprocess.Popen) -> None:
