@@ -19,6 +19,7 @@ DEAD = ("Z", "X")  # the states of a process that has exited but not yet been wa
 _TICK = os.sysconf("SC_CLK_TCK")
 _CHUNK = 65536  # bytes asked of a /proc file at once: a stat line is far shorter
 _PAGE = 4096  # the most the kernel gives at once from some (a thread's children)
+_LONGEST_POLL_MS = 2**31 - 1  # poll() takes a C int
 
 
 def _read(path: str) -> bytes | None:
@@ -174,7 +175,7 @@ def ended(pid: int, timeout: float) -> bool | None:
     try:
         poller = select.poll()
         poller.register(pidfd, select.POLLIN)
-        return bool(poller.poll(math.ceil(max(0.0, timeout) * 1000)))
+        return bool(poller.poll(min(math.ceil(max(0.0, timeout) * 1000), _LONGEST_POLL_MS)))
     finally:
         os.close(pidfd)
 
