@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import select
 import signal
 import sys
 import time
@@ -68,12 +67,10 @@ def leave_child(code: int) -> None:
 def wait(pid: int, timeout: float) -> tuple[int, bool, float]:
     """The child's exit code (negative: killed by that signal), whether it timed out, and the
     CPU seconds it used."""
-    pidfd = os.pidfd_open(pid)
-    try:
-        ready, _, _ = select.select([pidfd], [], [], timeout)
-    finally:
-        os.close(pidfd)
-    timed_out = not ready
+    ended = proctree.ended(pid, timeout)
+    if ended is None:
+        raise OSError("the warm Python server needs pidfds (Linux 5.3 or newer)")
+    timed_out = not ended
     if timed_out:
         try:
             os.killpg(pid, signal.SIGKILL)
