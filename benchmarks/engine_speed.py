@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from replay.run.driver import run_replay
+from replay.execution import beneath
 from replay.execution import evaluate as evaluate_module
 from replay.execution import warm as warm_module
 from replay.execution.evaluate import Evaluator, apply
@@ -215,7 +216,7 @@ def instrument(clock: PhaseClock) -> list[Callable[[], None]]:
 
     return [
         clock.wrap(WorkCopy, "__init__", SETUP),
-        clock.wrap(WorkCopy, "_snapshot", "restore check (snapshot of the copy)"),
+        clock.wrap(beneath, "tree_state", "state check of the copy after each run (every entry)"),
         clock.wrap(WorkCopy, "_rebuild", "work copy rebuilds"),
         clock.wrap(warm_module._Resident, "_ensure", "warm server start (checked before each run)"),
         clock.wrap(warm_module.PytestServer, "run", test_run),

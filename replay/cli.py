@@ -1206,7 +1206,7 @@ def main() -> None:
         cli.main(standalone_mode=False)
     except SimpilotError as exc:
         err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)  # messages may hold [brackets]
-        sys.exit(1)
+        sys.exit(exc.exit_status)
     except click.exceptions.Abort:
         err.print("aborted")
         sys.exit(130)

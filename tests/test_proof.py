@@ -11,7 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.proof import Channel, Proof, parse, parse_junit_xml, shortfall
+from replay.execution.proof import (
+    TAMPERED,
+    Answer,
+    Channel,
+    Proof,
+    Shortfall,
+    channel_input,
+    parse,
+    parse_junit_xml,
+    shortfall,
+    sign,
+    tampering,
+    with_tampering,
+)
 
 TOKEN = "a" * 32
 
@@ -139,3 +152,73 @@ def test_records_are_parsed_whatever_else_is_on_the_line_stream(outcome: str) ->
     noise = "\n".join(["garbage", TOKEN, f"{TOKEN}\tnot json", f"{TOKEN}\t{{\"no\": \"event\"}}"])
     report = noise + "\n" + passing("t.py::a").replace('"outcome": "passed"', f'"outcome": "{outcome}"')
     assert parse(report, TOKEN).outcomes == {"t.py::a": outcome}
+
+
+# -- signed records (what the pytest reporter and the JUnit runner write) ---------------------------
+
+
+def signed(*records: dict, key: str = TOKEN) -> str:
+    return "\n".join(sign(key, json.dumps({**r, "seq": n}, separators=(",", ":"))) for n, r in enumerate(records))
+
+
+def signed_passing(*tests: str, key: str = TOKEN) -> list[dict]:
+    calls = [{"event": "test", "id": t, "when": w, "outcome": "passed"} for t in tests for w in ("setup", "call", "teardown")]
+    return [{"event": "start"}, *calls, {"event": "end", "tampered": []}]
+
+
+def test_signed_records_prove_a_pass_and_carry_no_key() -> None:
+    report = signed(*signed_passing("t.py::a"))
+    assert TOKEN not in report  # reading every record written tells nothing of the key
+    proof = parse(report, TOKEN)
+    assert proof.finished and proof.tampered == () and shortfall(proof, ("t.py::a",)) is None
+
+
+def test_a_record_signed_with_another_key_is_forgery_not_a_pass() -> None:
+    forged = signed(*signed_passing("t.py::a"), key="b" * 32)
+    gap = shortfall(parse(forged, TOKEN), ("t.py::a",))
+    assert gap is not None and gap.kind == "tampered" and "forged-record" in gap.detail and gap.detail.startswith(TAMPERED)
+    # one forged line among a real run's records is enough
+    real = signed(*signed_passing("t.py::a")).splitlines()
+    mixed = "\n".join([*real[:-1], forged.splitlines()[2], real[-1]])
+    gap = shortfall(parse(mixed, TOKEN), ("t.py::a",))
+    assert gap is not None and gap.kind == "tampered"
+
+
+def test_removed_repeated_or_reordered_records_are_tampering() -> None:
+    lines = signed(*signed_passing("t.py::a", "t.py::b")).splitlines()
+    for altered in (lines[:2] + lines[3:], lines + [lines[1]], [lines[0], lines[2], lines[1], *lines[3:]]):
+        gap = shortfall(parse("\n".join(altered), TOKEN), ("t.py::a", "t.py::b"))
+        assert gap is not None and gap.kind == "tampered" and "records-out-of-order" in gap.detail, altered
+
+
+def test_a_record_whose_body_was_changed_does_not_verify() -> None:
+    lines = signed({"event": "start"}, {"event": "test", "id": "t.py::a", "when": "call", "outcome": "failed"}).splitlines()
+    lines[1] = lines[1].replace('"failed"', '"passed"')
+    proof = parse("\n".join(lines), TOKEN)
+    assert proof.outcomes == {} and any("forged-record" in t for t in proof.tampered)
+
+
+def test_tampering_comes_before_anything_the_tests_said() -> None:
+    """A run that failed or timed out and also tampered is tampered: its other signs were the
+    answer's to choose."""
+    records = [{"event": "start"}, {"event": "tampered", "what": "gc.get_objects at m.py:3"},
+               {"event": "test", "id": "t.py::a", "when": "call", "outcome": "failed"}]
+    gap = shortfall(parse(signed(*records), TOKEN), ("t.py::a",))
+    assert gap == Shortfall("tampered", TAMPERED + "gc.get_objects at m.py:3")
+    events = with_tampering(None, ["planted-link a.py -> /etc/x"])
+    assert shortfall(events, None) == Shortfall("tampered", TAMPERED + "planted-link a.py -> /etc/x")
+    assert tampering(parse(signed(*signed_passing("t.py::a")), TOKEN)) is None
+
+
+def test_the_framework_objects_replaced_are_tampering_events() -> None:
+    records = signed_passing("t.py::a")
+    records[-1] = {"event": "end", "tampered": ["_pytest.runner.call_and_report"]}
+    gap = shortfall(parse(signed(*records), TOKEN), ("t.py::a",))
+    assert gap is not None and gap.detail == TAMPERED + "framework-replaced _pytest.runner.call_and_report"
+
+
+def test_the_token_pipe_carries_the_answer_place_on_a_line_of_its_own() -> None:
+    assert channel_input(TOKEN, None) == TOKEN.encode()
+    data = channel_input(TOKEN, Answer("/w/a.py", 3, 5)).decode()
+    key, place = data.split("\n", 1)
+    assert key == TOKEN and json.loads(place) == {"path": "/w/a.py", "first": 3, "last": 5}

@@ -110,3 +110,37 @@ def test_only_this_interpreter_running_pytest_as_a_module_is_served() -> None:
     assert pytest_args([sys.executable, "-m", "pytest", "-q", "tests"]) == ["-q", "tests"]
     assert pytest_args(["pytest", "-q"]) is None
     assert pytest_args(["/other/python", "-m", "pytest"]) is None
+
+
+def test_scratch_places_are_emptied_after_each_run(server: PytestServer, repo: Path) -> None:
+    """What a run leaves in the sandbox's /tmp or /dev/shm is gone before the next run; a name of
+    the harness's own there is reported as tampering."""
+    (repo / "tests" / "test_plant.py").write_text(
+        "import os\n\n"
+        "def test_plant():\n"
+        "    seen = sorted(os.listdir('/tmp')) + sorted(os.listdir('/dev/shm'))\n"
+        "    os.makedirs('/tmp/deep/er', exist_ok=True)\n"
+        "    open('/tmp/deep/er/file', 'w').write('x')\n"
+        "    os.chmod('/tmp/deep', 0)\n"
+        "    open('/dev/shm/left', 'w').write('x')\n"
+        "    assert 'deep' not in seen and 'left' not in seen, seen\n"
+    )
+    args = ["-q", "-p", "no:cacheprovider", "tests/test_plant.py"]
+    first = server.run(args, {}, 20)
+    assert first.returncode == 0, first.output_tail
+    again = server.run(args, {}, 20)
+    assert again.returncode == 0, again.output_tail  # it did not see the first run's files
+    assert server.starts == 1  # emptied, not replaced
+    (repo / "tests" / "test_plant.py").write_text("def test_plant():\n    open('/tmp/simpilot-rewritten', 'w').write('x')\n")
+    planted = server.run(args, {}, 20)
+    assert planted.proof is not None and planted.proof.tampered == ("planted-scratch /tmp/simpilot-rewritten",)
+
+
+def test_a_run_leaving_ipc_objects_gets_a_new_sandbox(server: PytestServer, repo: Path) -> None:
+    (repo / "tests" / "test_ipc.py").write_text(
+        "import ctypes\n\ndef test_ipc():\n    assert ctypes.CDLL(None).shmget(0, 4096, 0o1600) >= 0\n"  # IPC_PRIVATE | IPC_CREAT
+    )
+    args = ["-q", "-p", "no:cacheprovider", "tests/test_ipc.py"]
+    assert server.run(args, {}, 20).returncode == 0
+    assert server.proc is None  # replaced before the next run
+    assert server.run(args, {}, 20).returncode == 0 and server.starts == 2

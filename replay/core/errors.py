@@ -6,4 +6,10 @@ non-zero exit, never as a traceback: the message must say what was wrong and wha
 
 
 class SimpilotError(Exception):
-    """A problem with the user's input or environment, explained in one actionable line."""
+    """A problem with the user's input or environment, explained in one actionable line.
+
+    ``exit_status`` is what the command exits with: 1 for a run that could not be done, 2 (a
+    usage error, as for a bad option) for input refused before anything ran, so that a script
+    can tell the two apart."""
+
+    exit_status = 1

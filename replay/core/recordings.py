@@ -20,6 +20,7 @@ from typing import Any
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Kind, Task, Timing
+from replay.core.repo_paths import relative_path
 from replay.core.scenarios import document_text, parse_lines, write_lines
 
 
@@ -67,10 +68,12 @@ class RecordedAnswer:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RecordedAnswer:
+        """An answer from its JSON object; ``path`` must be a plain relative path
+        (``repo_paths.relative_path``), as a recording is shared like a scenario file."""
         return cls(
             task_id=str(d["task_id"]),
             repo=str(d["repo"]),
-            path=str(d["path"]),
+            path=relative_path(str(d["path"])),
             kind=str(d["kind"]),
             line=int(d["cursor"]["line"]),
             character=int(d["cursor"]["character"]),

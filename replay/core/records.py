@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+from replay.core.repo_paths import relative_path
+
 SCHEMA_VERSION = 2
 
 
@@ -254,7 +256,9 @@ class Task:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Task:
         """A task from its JSON object; every field is checked, and a :class:`RecordError` names
-        the first one that is missing or of the wrong type."""
+        the first one that is missing or of the wrong type. ``path`` must be a plain relative path
+        (``repo_paths.relative_path``): scenario files are shared, and it is joined to a checkout
+        to read and to write."""
         if not isinstance(d, dict):
             raise RecordError(f"it is {json_kind(d)}, expected a JSON object")
         version = _field(d, "schema_version", int, f"the integer {SCHEMA_VERSION}")
@@ -276,7 +280,7 @@ class Task:
             id=_field(d, "id", str, text),
             repo=_field(d, "repo", str, text),
             language=_field(d, "language", str, text),
-            path=_field(d, "path", str, text),
+            path=relative_path(_field(d, "path", str, text)),
             kind=Kind(kind),
             construct=_field(d, "construct", str, text),
             block=_field(d, "block", bool, "true or false"),

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from postprocess.context import HoleContext
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task, json_kind
+from replay.core.repo_paths import MARK_AGAIN, PathRefused, UnsafePath
 
 T = TypeVar("T")
 
@@ -44,13 +45,14 @@ def read_tasks(path: Path) -> list[Task]:
     return parse_lines(path, lines, Task.from_dict, "not a task record", REMARK)
 
 
-REMARK = "re-mark the repository with 'simpilot mark REPO' to write the file again"
+REMARK = f"{MARK_AGAIN} to write the file again"
 
 
 def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: str, fix: str) -> list[T]:
     """One record per non-blank JSON line of ``path``; a bad line is an error naming the file, the
     line's number, ``what`` it is not and why (not JSON, not an object, which field is missing or
-    of the wrong type, and what was expected), and how to ``fix`` it."""
+    of the wrong type, and what was expected), and how to ``fix`` it. A path that would lead
+    outside its repository is refused as such (a :class:`PathRefused`, exit status 2)."""
     records = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -60,7 +62,8 @@ def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: s
         except KeyError as exc:  # a reader without field checks: the key is all it can say
             raise SimpilotError(f"{path}:{n}: {what}: field {exc} is missing; {fix}") from None
         except (ValueError, TypeError) as exc:
-            raise SimpilotError(f"{path}:{n}: {what}: {exc}; {fix}") from None
+            error = PathRefused if isinstance(exc, UnsafePath) else SimpilotError
+            raise error(f"{path}:{n}: {what}: {exc}; {fix}") from None
     return records
 
 

@@ -25,11 +25,12 @@ from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from replay.core.programs import fill
 from replay.core.records import Status, Task
+from replay.core.repo_paths import task_file
 from replay.execution import java_runner, programs
 from replay.execution.decisions import suggested_needlessly, suggestion_detail
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
 from replay.execution.program_runs import ProgramRuns, classify_program, program_shortfall
-from replay.execution.proof import PYTEST_PLUGIN, Channel, Proof, Shortfall, parse_junit_xml, shortfall
+from replay.execution.proof import PYTEST_PLUGIN, Answer, Channel, Proof, Shortfall, parse_junit_xml, shortfall, tampering, with_tampering
 from replay.execution.python_checks import compile_status, may_read_names, undefined_names
 from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
@@ -57,8 +58,12 @@ class Verdict:
 
 
 def _with_proof(argv: list[str]) -> list[str]:
-    """A pytest command line with the proof reporter loaded; any other command as it is."""
-    return with_pytest_options(argv, ["-p", PYTEST_PLUGIN]) if has_pytest_word(argv) else argv
+    """A pytest command line with the proof reporter loaded, and pytest's cache (``.pytest_cache``
+    in the copy, which would carry one run's state into the next) off; any other command as it is."""
+    if not has_pytest_word(argv):
+        return argv
+    cache = [] if "no:cacheprovider" in argv else ["-p", "no:cacheprovider"]
+    return with_pytest_options(argv, ["-p", PYTEST_PLUGIN, *cache])
 
 
 def apply(task: Task, original: bytes, text: str) -> bytes:
@@ -70,6 +75,8 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     """Why a test run did not pass, most specific class first. ``gap`` is what its proof lacks
     (see ``proof.shortfall``); None stands for a run whose tests reported failures."""
     tail = result.output_tail
+    if gap is not None and gap.kind == "tampered":  # first: the run's other signs are the answer's to choose
+        return Status.TAMPERED, gap.detail
     if result.busy:
         return Status.TIMEOUT, "the tests used up their CPU time (a busy loop)"
     if result.timed_out:
@@ -79,8 +86,6 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
     if not text.strip():
         return Status.EMPTY, first or (gap.detail if gap else f"exit {result.returncode}")
-    if gap is not None and gap.kind == "tampered":
-        return Status.TAMPERED, gap.detail
     if gap is not None and gap.kind == "not_run":  # no test failed: what the output says is not evidence
         if result.returncode < 0:
             return Status.RUNTIME_ERROR, f"the test process was killed by signal {-result.returncode}"
@@ -217,9 +222,11 @@ class Evaluator:
         self._idle[copy.manifest.name].put(copy)
 
     def original(self, task: Task) -> bytes:
+        """The untouched file ``task`` was cut from (cached), once it is known to be a regular
+        file inside its repository: the answer is written where this file is, in a work copy."""
         key = (task.repo, task.path)
         if key not in self._originals:
-            self._originals[key] = (self.catalog.get(task.repo).root / task.path).read_bytes()
+            self._originals[key] = task_file(self.catalog.get(task.repo).root, task).read_bytes()
         return self._originals[key]
 
     # -- running -----------------------------------------------------------------------------
@@ -249,9 +256,11 @@ class Evaluator:
         full_suite: bool | None = None,
         timeout: float | None = None,
         cpu: float | None = None,
+        answer: Answer | None = None,
     ) -> ProcessResult:
         """Test a work copy of ``manifest``'s repository with ``path`` replaced by ``content``
-        (``timeout`` defaults to the manifest's). The result carries the run's proof: what the
+        (``timeout`` defaults to the manifest's; ``answer``: where the answer's lines are, relative
+        to the copy, for the reporter's audit hook). The result carries the run's proof: what the
         tests reported through a channel the code under test cannot write to (None when the
         command gives no per-test results). With ``compare_output`` the proof is the comparison of
         the program's output with the untouched program's (recorded on the first call)."""
@@ -264,10 +273,12 @@ class Evaluator:
         copy = self._borrow(manifest)
         try:
             if edited is None or content is None:
-                result = self._run(copy, edited, tests, full, timeout, cpu)
+                result = self._run(copy, edited, tests, full, timeout, cpu, answer)
             else:
                 with copy.patched(edited, content):
-                    result = self._run(copy, edited, tests, full, timeout, cpu)
+                    result = self._run(copy, edited, tests, full, timeout, cpu, answer)
+                if copy.planted:  # what the run left in the copy for the host or the next run
+                    result = dataclasses.replace(result, proof=with_tampering(result.proof, copy.planted))
         finally:
             self._return(copy)
         if reference is None:
@@ -319,10 +330,13 @@ class Evaluator:
         full: bool,
         timeout: float,
         cpu: float | None = None,
+        answer: Answer | None = None,
     ) -> ProcessResult:
         """One test run on ``copy``: on its warm server when there is one for the command, which
         also stops the run once it has used ``cpu`` seconds of CPU time (a busy loop)."""
         manifest = copy.manifest
+        if answer is not None:
+            answer = dataclasses.replace(answer, path=str(copy.root / answer.path))
         if manifest.compare_output:
             return self._run_program(copy, timeout)
         if self.warm and not full and manifest.language == "java":
@@ -330,10 +344,10 @@ class Evaluator:
         command, extra = self.command(manifest, edited, tests, full)
         args = pytest_args(command, manifest.python()) if self.warm and not full else None
         if args is not None:
-            return copy.pytest_server().run(args, extra, timeout, cpu)
+            return copy.pytest_server().run(args, extra, timeout, cpu, answer)
         env = {**manifest.test_env(copy.root), **extra}
         if has_pytest_word(command) or (manifest.language == "java" and not full):
-            with Channel() as channel:
+            with Channel(answer=answer) as channel:
                 return self.sandbox.run(command, copy.root, timeout, env, channel)
         if full and manifest.junit_xml:
             with tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-reports-", dir=self.workdir) as reports:
@@ -347,6 +361,9 @@ class Evaluator:
         """What ``result`` lacks to be a proven pass of ``tests`` (None: nothing). A run of the
         whole suite must pass every test that passes on the untouched code."""
         full = self.full_suite if full_suite is None else full_suite
+        tampered = tampering(result.proof)
+        if tampered is not None:  # before anything else: what such a run's tests say is not evidence
+            return tampered
         if result.timed_out:
             return Shortfall("failed", "the tests did not finish in time")
         if manifest.compare_output:  # one test, the output: a failed comparison says where it differs
@@ -396,7 +413,8 @@ class Evaluator:
             if bad is not None:
                 status = Status.EMPTY if not text.strip() else bad[0]
                 return Verdict(status, bad[1], 0.0, "")
-        result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout, cpu=cpu)
+        lines = Answer(task.path, task.span.start.line + 1, task.span.start.line + 1 + text.count("\n"))
+        result = self.run_tests(manifest, task.path, patched, task.tests, timeout=timeout, cpu=cpu, answer=lines)
         gap = self.shortfall(manifest, result, task.tests)
         if gap is None:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)

@@ -11,16 +11,28 @@ nothing a run prints or writes can become an answer. A run that outlasts ``timeo
 its whole process group, and after every run any process it left behind in the sandbox is killed
 too (``sandboxed``: only inside the sandbox's own PID namespace).
 
+Nothing of one run reaches the next through the server. The request's key goes into the run's
+token pipe and is removed from the request before the fork, so the child's copy of the server's
+memory does not hold it; the child reads nothing from the server's standard input and cannot
+write its answers. The server is not dumpable: no process of the sandbox can read its memory or
+reopen its descriptors. The run's output goes to an anonymous file of its own. After the run,
+everything it left in the sandbox's writable scratch places (``/tmp``, ``/dev/shm``) is deleted;
+what cannot be deleted, or System V IPC objects left behind, make the answer say ``"restart":
+true``, and the caller replaces the server (and with it the sandbox).
+
 Standard library only, and ``proctree`` beside it: the servers run as scripts in the tests' or the
 programs' interpreter inside the sandbox (this folder is their ``sys.path[0]``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
+import shutil
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -31,7 +43,8 @@ import proctree
 TAIL_BYTES = 4000
 # The sandbox's private /tmp; without a sandbox, a folder of this server's own (not the copy)
 SCRATCH = os.environ.pop("SIMPILOT_SCRATCH", "/tmp")
-OUTPUT = os.path.join(SCRATCH, "simpilot-run-output")
+SCRATCH_PLACES = ("/tmp", "/dev/shm")  # writable places of the sandbox outside the work copy
+_output = -1  # the current run's output file (anonymous), set by ``serve`` before each fork
 
 # ``child(request, env, cpu, private)``: becomes the run and never returns
 Child = Callable[[dict[str, Any], dict[str, str], int, list[int]], None]
@@ -44,10 +57,9 @@ def enter_child(env: dict[str, str], cpu: int, private: list[int]) -> None:
     for fd in private:
         os.close(fd)
     os.setpgid(0, 0)
-    fd = os.open(OUTPUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    os.close(fd)
+    os.dup2(_output, 1)
+    os.dup2(_output, 2)
+    os.close(_output)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -111,28 +123,31 @@ def reap() -> None:
             break
 
 
-def tail() -> str:
+def tail(fd: int) -> str:
+    size = os.fstat(fd).st_size
+    start = max(0, size - TAIL_BYTES)
+    return os.pread(fd, size - start, start).decode("utf-8", "replace") if size else ""
+
+
+def anonymous() -> int:
+    """An append-only file of the scratch folder that has no name (``O_TMPFILE``), so that no
+    run can open, replace or plant it by name."""
     try:
-        with open(OUTPUT, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - TAIL_BYTES))
-            return f.read().decode("utf-8", "replace")
+        return os.open(SCRATCH, os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
     except OSError:
-        return ""
+        path = os.path.join(SCRATCH, f"simpilot-{os.getpid()}-{time.monotonic_ns()}")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        os.unlink(path)
+        return fd
 
 
-def channel(token: str) -> tuple[int, int]:
-    """The proof channel of one run: a pipe holding ``token`` (read end) and an anonymous,
-    append-only report file."""
+def channel(token: str, answer: object = None) -> tuple[int, int]:
+    """The proof channel of one run: a pipe holding ``token`` and, on a second line, where the
+    answer's lines are (read end), and an anonymous, append-only report file."""
     read, write = os.pipe()
-    os.write(write, token.encode())
+    os.write(write, (token + ("\n" + json.dumps(answer) + "\n" if answer else "")).encode())
     os.close(write)
-    try:
-        report = os.open(SCRATCH, os.O_TMPFILE | os.O_RDWR | os.O_APPEND, 0o600)
-    except OSError:
-        report = os.open(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"), os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
-        os.unlink(os.path.join(SCRATCH, f"simpilot-proof-{os.getpid()}"))
-    return read, report
+    return read, anonymous()
 
 
 def report(fd: int) -> str:
@@ -140,13 +155,112 @@ def report(fd: int) -> str:
     return os.pread(fd, size, 0).decode("utf-8", "replace") if size else ""
 
 
+def scrub() -> tuple[bool, list[str]]:
+    """Delete everything in the scratch places (a run's files must not meet the next run). Says
+    whether they are clean now (False when something is left: files that could not be deleted,
+    System V IPC objects; then the sandbox itself must be replaced), and which of the deleted
+    names were the harness's own (``simpilot*``): a run has no business there, so that is
+    reported as tampering. The sandbox's own mounts (the work copy is bound below ``/tmp`` when
+    it lives there) and the folders leading to them are not scratch: kept."""
+    mounts = _mount_points()
+    kept = {os.path.dirname(m) for m in mounts}
+    for mount in mounts:  # every folder on the way to a mount point
+        while mount not in ("/", ""):
+            mount = os.path.dirname(mount)
+            kept.add(mount)
+    planted = [os.path.join(place, name) for place in SCRATCH_PLACES for name in _names(place) if name.startswith("simpilot")]
+    clean = all([_scrub(place, mounts, kept) for place in SCRATCH_PLACES if os.path.isdir(place)])
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open(f"/proc/sysvipc/{kind}") as f:
+                if len(f.read().splitlines()) > 1:  # a header line, then one line per object
+                    clean = False
+        except OSError:
+            pass
+    return clean, [p for p in planted if p not in kept and p not in mounts]
+
+
+def _names(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _scrub(folder: str, mounts: set[str], kept: set[str]) -> bool:
+    clean = True
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    for name in names:
+        path = os.path.join(folder, name)
+        if path in mounts:
+            continue
+        try:
+            if path in kept:
+                clean = _scrub(path, mounts, kept) and clean
+            elif stat.S_ISDIR(os.lstat(path).st_mode):
+                _writable_tree(path)
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+        except OSError:
+            clean = False
+    return clean
+
+
+def _mount_points() -> set[str]:
+    """The mount points of this process's mount namespace (``/proc/self/mountinfo``)."""
+    found = set()
+    try:
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) > 4:
+                    found.add(fields[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\"))
+    except OSError:
+        pass
+    return found
+
+
+def _writable_tree(root: str) -> None:
+    """Give the owner back the rights a run took from its own folders, so they can be deleted."""
+    try:
+        os.chmod(root, 0o700)
+    except OSError:
+        pass
+    for folder, dirs, _ in os.walk(root):
+        for name in dirs:
+            path = os.path.join(folder, name)
+            try:
+                if not os.path.islink(path):
+                    os.chmod(path, 0o700)
+            except OSError:
+                pass
+
+
+def non_dumpable() -> None:
+    """``PR_SET_DUMPABLE`` 0: other processes of the same user (a shell a run started) cannot
+    read this process's memory or open its descriptors through ``/proc``. Forked children
+    inherit it."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def serve(requests, answers, sandboxed: bool, child: Child) -> None:
     """Answer each request with one run of ``child`` in a fresh fork."""
+    global _output
+    non_dumpable()
     private = [answers.fileno()]  # standard input is replaced in the child anyway
-    for line in requests:
+    while line := requests.readline():
         request = json.loads(line)
+        line = ""  # the key is in the pipe only: not in the memory the child is forked with
         start = time.monotonic()
-        token_fd, report_fd = channel(str(request.get("token", "")))
+        token_fd, report_fd = channel(str(request.pop("token", "")), request.pop("answer", None))
+        _output = anonymous()
         env = {**request.get("env", {}), "SIMPILOT_PROOF": f"{token_fd}:{report_fd}"}
         pid = os.fork()
         if pid == 0:
@@ -154,10 +268,15 @@ def serve(requests, answers, sandboxed: bool, child: Child) -> None:
         os.close(token_fd)
         returncode, timed_out, cpu = wait(pid, float(request["timeout"]))
         duration = time.monotonic() - start
-        if sandboxed:  # outside a PID namespace, /proc lists the whole machine
+        clean = True
+        planted: list[str] = []
+        if sandboxed:  # outside a PID namespace, /proc lists the whole machine, and /tmp is the host's
             kill_strays()
+            clean, planted = scrub()
         written = report(report_fd)
         os.close(report_fd)
-        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "cpu": cpu, "tail": tail(), "report": written}
-        answers.write(json.dumps(answer) + "\n")
+        output = tail(_output)
+        os.close(_output)
+        answer = {"returncode": returncode, "timed_out": timed_out, "duration": duration, "cpu": cpu, "tail": output, "report": written}
+        answers.write(json.dumps({**answer, "restart": not clean, "planted": planted}) + "\n")
         answers.flush()

@@ -35,8 +35,10 @@ from replay.core.records import Status
 CLASSES = ".simpilot/classes"
 RUNNER_SOURCE = Path(__file__).with_name("java") / "SimpilotJUnit.java"
 # Quick start-up over peak speed (tests are short); a bounded heap and code cache so the JVM's
-# up-front address-space reservations fit the sandbox's memory limit.
+# up-front address-space reservations fit the sandbox's memory limit; no attach mechanism, through
+# which a process the tests start could load an agent that rewrites the runner's classes.
 JVM_FLAGS = (
+    "-XX:+DisableAttachMechanism",
     "-XX:TieredStopAtLevel=1",
     "-XX:+UseSerialGC",
     "-XX:-UsePerfData",
@@ -103,9 +105,11 @@ class JavaToolchain:
         or ``Class#method`` for one test method), or every test class when ``tests`` is None."""
         return [*self._launch(manifest), *run_arguments(edited, tests)]
 
-    def server_command(self, manifest: Manifest) -> list[str]:
-        """The runner kept warm for many runs, each one line of :func:`run_arguments`."""
-        return [*self._launch(manifest), "--serve"]
+    def server_command(self, manifest: Manifest, sandboxed: bool) -> list[str]:
+        """The runner kept warm for many runs, each one line of :func:`run_arguments` (the
+        server adds ``--channel PATH``, its request channel). ``sandboxed``: the JVM's ``/tmp``
+        and ``/dev/shm`` are a sandbox's own, emptied after each run (never the machine's)."""
+        return [*self._launch(manifest), "--serve", *(["--clean-tmp"] if sandboxed else [])]
 
     def _launch(self, manifest: Manifest) -> list[str]:
         classpath = ":".join([f"{CLASSES}/main", f"{CLASSES}/test", str(self.junit), *manifest.classpath])

@@ -5,19 +5,33 @@ the test process with status 0 before a single test ran, and text printed by the
 imitate any status line. So a run passes only when the test framework itself reported every
 selected test as run and passed, and reported the end of the run.
 
-The channel. Before each run simpilot draws a random token. The test process receives it through
-a pipe that its reporter (``pytest_proof.py``, or the JUnit runner) drains before any of the
-repository's code is imported, and writes its records, each prefixed by the token, to a file
-descriptor whose file lies outside the sandbox and has no name there (the warm JUnit server
-writes them to the stream it answers on). The code under test never sees the token, so whatever
-it prints or writes is ignored; a process that dies early leaves no end record; a reporter that
-the code under test disables writes no records. What the reporter checks on top (``tampered``)
-is whether the test framework's own functions and classes are the ones it started with.
+The channel. Before each run simpilot draws a random key. The test process receives it through a
+pipe that its reporter (``pytest_proof.py``, or the JUnit runner) drains before any of the
+repository's code is imported; the key is never written anywhere after that. Each record the
+reporter writes is signed with it: ``MAC<TAB>JSON``, where MAC is the hex HMAC-SHA256 of the
+JSON's bytes under the key, and the JSON carries ``seq``, the record's number in the run (0 for
+``start``). The records go to a descriptor whose file lies outside the sandbox and has no name
+there (the warm JUnit server writes them to the stream it answers on).
 
-A record is one line: ``TOKEN<TAB>JSON``. Events: ``start``; ``test`` (``id``, ``outcome``:
-passed, failed, skipped, aborted; Python adds ``when``: setup, call, teardown; Java adds ``class``);
-``error`` (a collection or compilation error: ``message``); ``end`` (``tampered``: the framework
-objects replaced during the run).
+Why signed rather than a secret prefix: the test process can read what it can reach, including
+its own report descriptor (``/proc/self/fd``). A record reveals nothing of the key, so reading
+every record written so far does not help to write one more; a record that does not verify is
+evidence of forging (``forged-record``), and a record removed or replayed breaks the numbering
+(``records-out-of-order``). A process that dies early leaves no end record; a reporter that the
+code under test disables writes no records.
+
+What the reporter reports on top (``tampered`` events): framework objects replaced during the
+run, and, in Python, the introspection the answer's own code did (``pytest_proof.py``'s audit
+hook). Any tampering makes the run ``tampered``, whatever its tests said.
+
+A record's JSON: ``event`` is ``start``; ``test`` (``id``, ``outcome``: passed, failed,
+skipped, aborted; Python adds ``when``: setup, call, teardown; Java adds ``class``); ``error``
+(a collection or compilation error: ``message``); ``tampered`` (``what``: one event, raised as
+it happens, so it stands even if the process is then killed); ``end`` (``tampered``: the
+framework objects replaced during the run).
+
+DevBench's single-program runners (``programs/``) still write the older ``KEY<TAB>JSON`` lines,
+which count too: the key is needed for either.
 
 Only the parsing and the judgement live here (pure functions); making the channel is
 :class:`Channel`, used by the sandbox and the warm servers.
@@ -25,9 +39,13 @@ Only the parsing and the judgement live here (pure functions); making the channe
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
+import hashlib
+import hmac
 import json
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -37,10 +55,35 @@ from xml.etree import ElementTree
 
 ENV = "SIMPILOT_PROOF"  # "TOKEN_FD:REPORT_FD" in the test process's environment (the reporter removes it)
 PYTEST_PLUGIN = "replay.execution.pytest_proof"
+TAMPERED = "the answer tampered with the harness: "  # how a tampered outcome's detail begins
+_SIGNED = re.compile(r"([0-9a-f]{64})\t(.*)")
 
 
 def new_token() -> str:
     return secrets.token_hex(16)
+
+
+def sign(key: str, record: str) -> str:
+    """The line a reporter writes for ``record`` (its JSON) under the run's ``key``."""
+    return hmac.new(key.encode(), record.encode(), hashlib.sha256).hexdigest() + "\t" + record
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Where the answer's own lines are in the work copy, for the reporter's audit hook: the
+    path as the test process sees it, and the 1-based first and last line of the hole's text."""
+
+    path: str
+    first: int
+    last: int
+
+    def to_json(self) -> str:
+        return json.dumps({"path": self.path, "first": self.first, "last": self.last})
+
+
+def channel_input(token: str, answer: Answer | None) -> bytes:
+    """What the token pipe carries: the key, then (on a line of its own) the answer's place."""
+    return (token + ("\n" + answer.to_json() + "\n" if answer is not None else "")).encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +93,7 @@ class Proof:
     outcomes: Mapping[str, str] = field(default_factory=dict)  # test id -> passed | failed | skipped | aborted
     classes: Mapping[str, str] = field(default_factory=dict)  # test id -> class (Java)
     errors: tuple[str, ...] = ()  # collection or compilation errors
-    tampered: tuple[str, ...] = ()
+    tampered: tuple[str, ...] = ()  # tampering events: framework objects replaced, introspection, forged records
     started: bool = False
     finished: bool = False
 
@@ -64,8 +107,9 @@ class Proof:
 
 
 def parse(report: bytes | str, token: str) -> Proof:
-    """The proof in ``report`` (a reporter's records mixed with anything else): lines without
-    ``token`` are ignored, and so is a line that does not parse."""
+    """The proof in ``report`` (a reporter's records mixed with anything else). A line that is
+    not a record is ignored; a signed line that does not verify under ``token``, or a signed
+    record out of sequence, is a tampering event; a record that does not parse is ignored."""
     text = report.decode("utf-8", "replace") if isinstance(report, bytes) else report
     prefix = token + "\t"
     phases: dict[str, dict[str, str]] = {}
@@ -73,14 +117,29 @@ def parse(report: bytes | str, token: str) -> Proof:
     errors: list[str] = []
     tampered: list[str] = []
     started = finished = False
+    forged = 0
+    expected = 0  # the next signed record's number
+    out_of_order = False
     for line in text.splitlines():
-        if not line.startswith(prefix):
+        signed = _SIGNED.fullmatch(line)
+        if signed is not None:
+            mac, body = signed.groups()
+            if not hmac.compare_digest(sign(token, body)[:64], mac):
+                forged += 1
+                continue
+        elif line.startswith(prefix):  # the older, unsigned form of DevBench's program runners
+            body = line[len(prefix) :]
+        else:
             continue
         try:
-            record = json.loads(line[len(prefix) :])
+            record = json.loads(body)
             event = record["event"]
         except (ValueError, KeyError, TypeError):
             continue
+        if signed is not None:
+            if record.get("seq") != expected:
+                out_of_order = True
+            expected = record["seq"] + 1 if isinstance(record.get("seq"), int) else expected + 1
         if event == "start":
             started = True
         elif event == "test" and isinstance(record.get("id"), str):
@@ -89,9 +148,15 @@ def parse(report: bytes | str, token: str) -> Proof:
                 classes[record["id"]] = record["class"]
         elif event == "error":
             errors.append(str(record.get("message", "")))
+        elif event == "tampered":
+            tampered.append(str(record.get("what", "unknown")))
         elif event == "end" and started:
             finished = True
-            tampered += [str(t) for t in record.get("tampered") or ()]
+            tampered += [f"framework-replaced {t}" for t in record.get("tampered") or ()]
+    if forged:
+        tampered.append(f"forged-record {forged} line(s) signed with another key")
+    if out_of_order:
+        tampered.append("records-out-of-order the reporter's records were removed, repeated or reordered")
     outcomes = {test: _combined(p) for test, p in phases.items()}
     return Proof(outcomes, classes, tuple(errors), tuple(tampered), started, finished)
 
@@ -157,11 +222,11 @@ def shortfall(proof: Proof | None, expected: Iterable[str] | None) -> Shortfall 
     """
     if proof is None:
         return Shortfall("no_report", "the test command gives no per-test results")
+    if proof.tampered:  # first: a run that touched the harness says nothing else worth trusting
+        return tampering(proof)
     if proof.errors or proof.failed:
         first = proof.errors[0] if proof.errors else proof.failed[0]
         return Shortfall("failed", f"{len(proof.failed)} test(s) failed, {len(proof.errors)} error(s): {first}")
-    if proof.tampered:
-        return Shortfall("tampered", "the test framework was altered during the run: " + ", ".join(proof.tampered[:5]))
     aborted = [test for test, outcome in proof.outcomes.items() if outcome == "aborted"]
     if aborted:
         return Shortfall("not_run", f"{len(aborted)} test(s) did not run and pass (aborted): {aborted[0]}")
@@ -178,6 +243,20 @@ def shortfall(proof: Proof | None, expected: Iterable[str] | None) -> Shortfall 
     if not proof.passed:
         return Shortfall("not_run", "no test ran")
     return None
+
+
+def with_tampering(proof: Proof | None, events: Iterable[str]) -> Proof:
+    """``proof`` with more tampering ``events`` (found outside the test process, by the host)."""
+    base = proof if proof is not None else Proof()
+    return dataclasses.replace(base, tampered=(*base.tampered, *events))
+
+
+def tampering(proof: Proof | None) -> Shortfall | None:
+    """The ``tampered`` shortfall of ``proof`` (None when it shows no tampering): its detail is
+    :data:`TAMPERED` and the distinct events, in the order they came."""
+    if proof is None or not proof.tampered:
+        return None
+    return Shortfall("tampered", TAMPERED + "; ".join(dict.fromkeys(proof.tampered)))
 
 
 def _passed(proof: Proof, name: str) -> bool:
@@ -201,10 +280,10 @@ class Channel:
     report file is anonymous (``O_TMPFILE``): nothing in or out of the sandbox can open it by name.
     """
 
-    def __init__(self, token: str | None = None, folder: str | None = None):
+    def __init__(self, token: str | None = None, folder: str | None = None, answer: Answer | None = None):
         self.token = token or new_token()
         self._read, write = os.pipe()
-        os.write(write, self.token.encode())
+        os.write(write, channel_input(self.token, answer))
         os.close(write)
         self._report = _anonymous_file(folder or tempfile.gettempdir())
 

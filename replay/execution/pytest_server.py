@@ -18,14 +18,14 @@ only), found in this script's folder, which is ``sys.path[0]``.
 from __future__ import annotations
 
 import gc
-import hashlib
 import importlib
-import importlib.util
-import marshal
+import importlib.machinery
 import os
-import py_compile
+import pathlib
+import re
 import sys
 import traceback
+import types
 
 import forkserve
 import pytest
@@ -34,16 +34,28 @@ import pytest
 for _name in ("forkserve", "proctree"):
     del sys.modules[_name]
 
-REWRITTEN = os.path.join(forkserve.SCRATCH, "simpilot-rewritten")
+# The server's caches live in its own memory: a run is a forked child, which gets a copy of them
+# and can change only that copy. Nothing of them is a file the code under test could replace.
+_TEST_FILE = re.compile(r"(test_.*|.*_test|conftest)\.py")
 
 
-def _cache_rewritten_tests() -> None:
-    """Keep pytest's assert-rewritten test modules across runs, keyed by their source's hash.
+def _source_files(root: str) -> list[str]:
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        found += [os.path.join(folder, name) for name in files if name.endswith(".py")]
+    return found
+
+
+def _cache_rewritten_tests(paths: list[str]) -> None:
+    """Rewrite the asserts of the copy's test modules once, here, and let every run take them
+    from memory when the test file's bytes are still the same.
 
     Rewriting the asserts of the test files is most of what a warm run still costs, and the test
-    files do not change between runs. pytest would cache the result itself, but only when byte-code
-    may be written, which stays off: a timestamp ``.pyc`` of the patched source file could be
-    stale. Keyed by content, this cache cannot be.
+    files do not change between runs. pytest would cache the result itself in ``__pycache__``, but
+    only when byte-code may be written, and it trusts a cached file by its source's size and
+    modification time, both of which a run can forge. A repository that turns on
+    ``enable_assertion_pass_hook`` is rewritten in each run, as pytest would.
     """
     try:
         from _pytest.assertion import rewrite
@@ -52,25 +64,46 @@ def _cache_rewritten_tests() -> None:
     original = getattr(rewrite, "_rewrite_test", None)
     if original is None:
         return
-    os.makedirs(REWRITTEN, exist_ok=True)
+    cache: dict[str, tuple[bytes, tuple]] = {}
+    for path in paths:
+        if _TEST_FILE.fullmatch(os.path.basename(path)):
+            try:
+                with open(path, "rb") as f:
+                    source = f.read()
+                cache[path] = (source, original(pathlib.Path(path), None))
+            except Exception:  # noqa: BLE001 - a file pytest could not rewrite either: left to the run
+                pass
 
     def cached(fn, config):
-        source = fn.read_bytes()
-        digest = hashlib.sha256(str(fn).encode() + b"\0" + source).hexdigest()
-        path = os.path.join(REWRITTEN, digest)
-        try:
-            with open(path, "rb") as f:
-                return importlib.util.source_hash(source), marshal.load(f)
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-        result = original(fn, config)
-        partial = f"{path}.{os.getpid()}"
-        with open(partial, "wb") as f:
-            marshal.dump(result[1], f)
-        os.replace(partial, path)
-        return result
+        found = cache.get(str(fn))
+        if found is not None and (config is None or not config.getini("enable_assertion_pass_hook")) and fn.read_bytes() == found[0]:
+            return found[1]
+        return original(fn, config)
 
     rewrite._rewrite_test = cached
+
+
+def _cache_compiled(paths: list[str]) -> None:
+    """Compile the copy's modules once, here; a run's import takes the code from memory when the
+    file's bytes are the same (the patched file is compiled afresh). Byte-code is never written
+    to or read from the copy: a ``.pyc`` there is checked against its source by its header only."""
+    compiled: dict[str, tuple[bytes, types.CodeType]] = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+            compiled[path] = (source, compile(source, path, "exec", dont_inherit=True))
+        except (SyntaxError, ValueError, OSError):
+            pass  # imported from source, as usual
+    original = importlib.machinery.SourceFileLoader.source_to_code
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        found = compiled.get(path) if isinstance(path, str) else None
+        if found is not None and _optimize == -1 and data == found[0]:
+            return found[1]
+        return original(self, data, path, _optimize=_optimize)
+
+    importlib.machinery.SourceFileLoader.source_to_code = source_to_code  # type: ignore[method-assign]
 
 
 CRASHED = 70  # the exit status of a run in which pytest itself raised (warm.py reads it)
@@ -106,29 +139,17 @@ def _preload_plugins() -> None:
             pass
 
 
-def _precompile(root: str) -> None:
-    """Byte-code for the work copy's modules in their ``__pycache__``, checked against the
-    source's hash on every import: a patched file is compiled afresh (and not written, byte-code
-    writing stays off), the others load without compiling. A timestamp ``.pyc`` could be stale."""
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
-        for name in files:
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                try:
-                    py_compile.compile(path, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-                except (py_compile.PyCompileError, OSError, ValueError):
-                    pass  # imported from source, as usual
-
-
 if __name__ == "__main__":
     # Answers go to a private copy of standard output: nothing a run prints can corrupt them.
     answers = os.fdopen(os.dup(1), "w")
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     _preload_plugins()
-    _cache_rewritten_tests()  # installed once here, inherited by every run
-    _precompile(os.getcwd())
+    import ctypes  # noqa: F401 - the reporter makes each run non-dumpable with it: loaded once here
+
+    sources = _source_files(os.getcwd())
+    _cache_rewritten_tests(sources)  # installed once here, inherited by every run
+    _cache_compiled(sources)
     gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
     answers.write('{"ready": true}\n')
     answers.flush()

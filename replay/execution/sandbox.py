@@ -1,5 +1,23 @@
 """Running untrusted code: the one place that starts a process on model-written code.
 
+Threat model. The answer is adversarial code running with the tests: models trained against test
+suites learn to game them. It can read anything its process can reach, write anything writable
+inside the sandbox, leave processes and threads behind, and plant links and caches. What holds
+against it, and where:
+
+* nothing outside the work copy is writable (below); the host never follows what the sandbox
+  could change (``beneath.py``: descriptor-relative opens, no link followed);
+* every run starts from a verified state: after each run the whole work copy is compared with
+  its clean state and rebuilt on any difference (``workcopy.py``); a warm server empties the
+  sandbox's scratch places after each run and is replaced when it cannot (``forkserve.py``), keeps
+  its caches in its own memory, and a resident JVM is replaced when a run leaves a thread
+  (``warm.py``);
+* no reachable secret makes a record count: records are signed with a key the test process
+  receives through a drained pipe and never sees written (``proof.py``);
+* what in-process code can still try is made visible: the pytest reporter's audit hook and
+  call-chain checks (``pytest_proof.py``) and the host's look at what a run planted
+  (``workcopy.planted``) make such a run ``tampered``, never a pass.
+
 Policy (this *is* a security boundary, unlike evalplus's guard):
 
 * bubblewrap gives the process a read-only view of the whole system, a private ``/tmp`` of

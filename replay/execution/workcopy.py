@@ -5,7 +5,12 @@ keeps its warm test servers (``warm.py``); each task writes one patched file and
 bytes are put back afterwards. The user's repository is only ever read. Byte-code caches
 are removed from the copy and never written (``PYTHONDONTWRITEBYTECODE``), because a stale
 ``.pyc`` whose source has the same size and mtime second would silently run the old code; the
-warm pytest server writes only byte-code checked against the source's hash.
+warm pytest server keeps its compiled code in its own memory.
+
+The copy is what the code under test may write, so the host treats it as hostile: it writes
+there only through :mod:`beneath` (no link followed), and after every run it compares the whole
+tree with its state when built (every entry, caches and links included) and rebuilds the copy on
+any difference. Each run therefore starts from a verified state.
 
 Python commands run with the repository's test interpreter (``Manifest.python()``: its
 ``[environment]``'s, see ``environment.py``) and the copy's own ``src/`` on ``PYTHONPATH``
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -24,6 +30,7 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest
+from replay.execution import beneath
 from replay.execution.java_runner import CLASSES, toolchain
 from replay.execution.sandbox import Sandbox
 from replay.execution.warm import JUnitServer, PytestServer
@@ -80,7 +87,9 @@ class WorkCopy:
         self._tmp = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-{manifest.name}-", dir=base))
         self.root = self._tmp / manifest.name
         self.rebuilds = 0
+        self.planted: list[str] = []  # what the last run planted for the harness or the next run (see ``planted``)
         self._pytest: PytestServer | None = None
+        self._originals: dict[str, bytes] = {}
         self._junit: JUnitServer | None = None
         try:
             self._build()
@@ -101,7 +110,7 @@ class WorkCopy:
                 shutil.copytree(self.classes_from, self.root / CLASSES, symlinks=True)
             else:
                 self._compile_java()
-        self._clean = self._snapshot()
+        self._clean = beneath.tree_state(str(self.root))
 
     def save_classes(self, target: Path) -> Path:
         """Copy this copy's compiled untouched classes to ``target`` (call before any task runs
@@ -125,23 +134,51 @@ class WorkCopy:
 
     @contextmanager
     def patched(self, path: str, content: bytes) -> Iterator[Path]:
-        """Write ``content`` to ``path`` for the duration of the block, then restore the original
-        (bytes and modification time). If the run changed anything else in the copy, the copy is
-        rebuilt, so one task's code can never influence the next task's verdict."""
-        target = self.root / path
-        original = target.read_bytes()
-        stat = target.stat()
+        """Write ``content`` to ``path`` for the duration of the block, then put the original back
+        (its bytes and modification time, taken from the repository itself, never from the copy).
+
+        The run in the block may have changed anything writable in the copy, so every write here
+        goes through :mod:`beneath` (no link followed, nothing but the copy's own regular file),
+        and afterwards the whole copy is compared with its state when it was built: any
+        difference, a byte-code cache or a mode included, rebuilds it before its next use (and
+        what the run planted is kept in ``planted``). One task's code can never influence the
+        next task's verdict, nor steer a write of the host."""
+        original = self._original(path)
+        self.planted = []
         try:
-            target.write_bytes(content)
-            yield target
+            self._write(path, content)
+            yield self.root / path
         finally:
-            if target.is_file():
-                target.write_bytes(original)
-                os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-                # restoring changed the file's ctime; its bytes are the original's again
-                self._clean[str(target)] = _identity(os.lstat(target))
-            if self._snapshot() != self._clean:
+            after = beneath.tree_state(str(self.root))
+            if after == self._clean:
+                self._write(path, original)
+            else:  # rebuilt rather than repaired: nothing the run left is trusted, not even to be removed
+                self.planted = planted(self._clean, after, self.manifest.tests)
                 self._rebuild()
+
+    def _original(self, path: str) -> bytes:
+        """The file's bytes as the repository has them (the copy is what runs may change)."""
+        if path not in self._originals:
+            self._originals[path] = (self.manifest.root / path).read_bytes()
+        return self._originals[path]
+
+    def _write(self, path: str, content: bytes) -> None:
+        """Put ``content`` in the copy's file ``path`` with the file's clean modification time,
+        and record its new state as clean (writing changes its change time). A copy whose file
+        is no longer the one it was built with is rebuilt first."""
+        try:
+            st = self._write_clean(path, content)
+        except beneath.Escape:
+            self._rebuild()
+            st = self._write_clean(path, content)
+        self._clean[path] = beneath.identity(st)
+
+    def _write_clean(self, path: str, content: bytes) -> os.stat_result:
+        clean = self._clean.get(path)
+        if clean is None or len(clean) != 7 or stat.S_ISREG(int(clean[0])) is False:
+            raise SimpilotError(f"{self.manifest.name}: {path} is not a file of the repository")
+        inode, mtime = int(clean[6]), int(clean[4])
+        return beneath.write_file(str(self.root), path, content, inode=inode, times_ns=(mtime, mtime))
 
     def pytest_server(self) -> PytestServer:
         """This copy's warm pytest (started on its first run)."""
@@ -161,19 +198,6 @@ class WorkCopy:
                 server.close()
         self._pytest = self._junit = None
 
-    def _snapshot(self) -> dict[str, tuple[int, ...]]:
-        snap = {}
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-            for fn in filenames:
-                full = os.path.join(dirpath, fn)
-                try:
-                    st = os.lstat(full)
-                except OSError:
-                    continue
-                snap[full] = _identity(st)
-        return snap
-
     def _rebuild(self) -> None:
         self._stop_servers()  # they hold the old folder open
         subprocess.run(["chmod", "-R", "u+rwX", str(self.root)], check=False, capture_output=True)
@@ -189,7 +213,40 @@ class WorkCopy:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
 
-def _identity(st: os.stat_result) -> tuple[int, ...]:
-    """What says a file is unchanged: size and mtime can be forged with ``os.utime``, but the
-    inode and the change time (set by the kernel on every write or metadata change) cannot."""
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+# Files the code under test has no business writing: byte-code and compiled classes (what the next
+# run would load instead of the source), and the hooks an interpreter or pytest runs by themselves.
+_CACHES = (".pyc", ".pyo", ".class")
+_HOOKS = ("conftest.py", "sitecustomize.py", "usercustomize.py")
+_SOURCES = (".py", ".java")
+
+
+def planted(clean: dict[str, beneath.Entry], after: dict[str, beneath.Entry], tests: tuple[str, ...]) -> list[str]:
+    """The tampering a run left in the copy (``clean`` and ``after``: :func:`beneath.tree_state`
+    before and after it), as ``proof.py``'s events: a file or folder of the repository replaced
+    by a link or a special file (``planted-link``: the host would write through it), byte-code
+    or compiled classes written (``planted-cache``: the next run would load them instead of the
+    source), an interpreter or pytest hook or a ``.pth`` file added (``planted-hook``), a test
+    source file changed (``changed-test-file``). A file the tests write and read is none of these."""
+    events = []
+    for path, entry in sorted(after.items()):
+        before = clean.get(path)
+        if before == entry:
+            continue
+        mode = int(entry[0])
+        name = path.rsplit("/", 1)[-1]
+        if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or mode < 0):
+            if before is not None:  # a new link elsewhere is the tests' own business (and never followed)
+                target = f" -> {entry[3]}" if stat.S_ISLNK(mode) and len(entry) > 3 else ""
+                events.append(f"planted-link {path}{target}")
+        elif stat.S_ISREG(mode) and (name.endswith(_CACHES) or "/__pycache__/" in f"/{path}" or path.startswith(CLASSES + "/")):
+            events.append(f"planted-cache {path}")
+        elif stat.S_ISREG(mode) and before is None and (name in _HOOKS or name.endswith(".pth")):
+            events.append(f"planted-hook {path}")
+        elif (
+            stat.S_ISREG(mode)
+            and before is not None
+            and name.endswith(_SOURCES)
+            and any(path.startswith(t.rstrip("/") + "/") for t in tests)
+        ):
+            events.append(f"changed-test-file {path}")
+    return events

@@ -23,6 +23,7 @@ from replay.reports.html_text import esc
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, sample_line, source_file
 from replay.reports.scoreboard import section as scoreboard_section
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
+from replay.reports.tampering import TamperingRow
 from replay.reports.taxonomy import CLASSES
 
 PALETTE = ("#3b6fb6", "#d9822b", "#2e9e6a", "#b8475b", "#7a5cb8", "#8c6d31", "#3aa1b5", "#6b6b6b")
@@ -59,7 +60,7 @@ def attrs(**values: Any) -> str:
     return " ".join(f'data-{k.replace("_", "-")}="{esc(v)}"' for k, v in values.items())
 
 
-def series_key(s: Section) -> str:
+def series_key(s: Section | TamperingRow) -> str:
     return f"{s.run_id}|{s.preset}"
 
 
@@ -320,6 +321,53 @@ def taxonomy_table(sections: Sequence[Section]) -> str:
     return sortable(["series", "outcomes", "passed", *(k.label for k in sections[0].taxonomy.classes)] if sections else [], rows)
 
 
+def task_link(task_id: str, anchors: dict[str, str]) -> str:
+    """A task's id, linked to its drill-down when the page has one."""
+    return f'<a href="#{anchors[task_id]}">{esc(task_id)}</a>' if task_id in anchors else esc(task_id)
+
+
+def tampering_section(rows: Sequence[TamperingRow], anchors: dict[str, str]) -> str:
+    """Answers that touched the test harness beside the passes, per series (every sample), the
+    answers naming each event, and a few examples linked to their tasks."""
+    body = []
+    for r in rows:
+        key = series_key(r)
+        events = ", ".join(
+            f"<span {attrs(kind='tampering-event', series=key, event=name, count=count)}>{esc(name)} {count}</span>"
+            for name, count in r.events.items()
+        )
+        data = attrs(
+            kind="tampering",
+            series=key,
+            judged=r.judged,
+            passed=r.passed,
+            tampered=r.tampered,
+            pass_rate=num(r.pass_rate),
+            rate=num(r.rate),
+        )
+        body.append(
+            f"<tr {data}>"
+            + td(r.series.label)
+            + td(r.judged, r.judged)
+            + td(f"{r.passed} ({pct(r.pass_rate)})", num(r.pass_rate))
+            + td(f"{r.tampered} ({pct(r.rate)})", num(r.rate))
+            + f"<td>{events or '–'}</td></tr>"
+        )
+    examples = "".join(
+        f"<li>{esc(r.series.label)}: {task_link(e.task_id, anchors)}{esc(e.sample_note)}: <code>{esc(e.event)}</code></li>"
+        for r in rows
+        for e in r.examples
+    )
+    return (
+        '<h2 id="tampering">Tampering with the test harness</h2>'
+        "<p>An answer is judged <i>tampered</i> (never a pass) when it forged the reporter's records, replaced the test "
+        "framework's functions, or looked into processes, descriptors or memory while its own code ran. Every sample "
+        "counts; the passes are of the same answers. Each event counts the answers that did it.</p>"
+        + sortable(["series", "answers", "passed", "tampered", "answers per event"], body, "tampering")
+        + (f"<p>Examples:</p><ul>{examples}</ul>" if examples else "")
+    )
+
+
 def metrics_table(sections: Sequence[Section]) -> str:
     rows = []
     for s in sections:
@@ -360,13 +408,8 @@ def comparison_block(c: Comparison, index: int, anchors: dict[str, str]) -> str:
             + td(f"⚠ n<{SMALL_STRATUM}" if d.small else "", cls="flag")
             + "</tr>"
         )
-    flips = "".join(
-        f'<li><a href="#{anchors[f.task_id]}">{esc(f.task_id)}</a> {esc(f.first_status)} → {esc(f.second_status)}</li>'
-        if f.task_id in anchors
-        else f"<li>{esc(f.task_id)} {esc(f.first_status)} → {esc(f.second_status)}</li>"
-        for f in c.flips
-    )
-    differing = "".join(f'<li><a href="#{anchors[t]}">{esc(t)}</a></li>' if t in anchors else f"<li>{esc(t)}</li>" for t in c.differing)
+    flips = "".join(f"<li>{task_link(f.task_id, anchors)} {esc(f.first_status)} → {esc(f.second_status)}</li>" for f in c.flips)
+    differing = "".join(f"<li>{task_link(t, anchors)}</li>" for t in c.differing)
     return (
         f'<h3>{esc(c.second.label)} <span class="vs">vs</span> {esc(c.first.label)}</h3>'
         f'<pre class="summary">{esc(c.summary)}</pre>'
@@ -576,9 +619,10 @@ def render_html(report: Report) -> str:
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
         f"<title>simpilot report: {esc(', '.join(r.run_id for r in report.runs))}</title><style>{CSS}</style></head><body>",
         "<h1>simpilot report</h1>",
-        '<nav><a href="#strata">strata</a><a href="#taxonomy">error taxonomy</a><a href="#trends">trends</a>'
-        '<a href="#similarity">similarity</a><a href="#comparisons">comparisons</a><a href="#latency">latency</a>'
-        '<a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
+        '<nav><a href="#strata">strata</a><a href="#taxonomy">error taxonomy</a>'
+        + ('<a href="#tampering">tampering</a>' if report.tampering else "")
+        + '<a href="#trends">trends</a><a href="#similarity">similarity</a><a href="#comparisons">comparisons</a>'
+        '<a href="#latency">latency</a><a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
         sortable(["run", "model", "created", "scenario hash", "presets"], [runs]),
         f"<p>Intervals: <b>{esc(report.interval)}</b>. Cut-offs, computed once over the {len(report.tasks)} tasks of this report:</p><ul>{cut}</ul>",
         f'<p class="warn">⚠ {len(small)} of {sum(len(s.rows) for s in sections)} strata have fewer than {SMALL_STRATUM} tasks: '
@@ -607,6 +651,8 @@ def render_html(report: Report) -> str:
             + "; ".join(f"{esc(series_label(s))}: " + ", ".join(f"{esc(k)} {v}" for k, v in src.items()) for s, src in sources)
             + "</p>"
         )
+    if report.tampering:  # a report of honest runs stays as it was
+        out.append(tampering_section(report.tampering, anchors))
     out += ['<h2 id="trends">Trends over distance</h2><div class="trends">']
     for dimension in ("comment distance", "reference distance"):
         for similarity, what in ((False, "pass rate"), (True, "mean indel similarity")):

@@ -31,6 +31,7 @@ from replay.reports.passk import bootstrap_interval, task_pass_at_k
 from replay.reports.scoreboard import Scoreboard, build_series
 from replay.reports.scoreboard import to_json as scoreboard_json
 from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
+from replay.reports.tampering import TamperingRow, render_tampering, row_json, tampering
 from replay.reports.taxonomy import Taxonomy, taxonomy
 from replay.store import RunInfo, Store
 
@@ -143,6 +144,8 @@ class Report:
     # (run, task id) → that run's task where it differs from the copy in ``tasks`` (re-marked)
     run_tasks: dict[tuple[str, str], Task] = field(default_factory=dict)
     board: Scoreboard | None = None  # latency, the editor clock and cost per series (scoreboard.py)
+    # answers that touched the test harness, every series when any did (tampering.py); empty otherwise
+    tampering: list[TamperingRow] = field(default_factory=list)
 
     def __iter__(self):  # a report reads as its sections, as it did before comparisons existed
         return iter(self.sections)
@@ -295,7 +298,8 @@ def build_report(
         shared, differing = pair_tasks(tasks1, tasks2)
         comparisons.append(compare(s1, s2, shared, a, b, cut, differing))
     board = build_series(store, [(s.series.run_id, s.series.preset) for s in sections]) if sections else None
-    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks, board)
+    tampered = tampering([(s.series, [o for o in every_sample[s.run_id] if o.postprocess == s.preset]) for s in sections])
+    return Report(runs, method.name, cut, sections, comparisons, rows, all_tasks, requests, run_tasks, board, tampered)
 
 
 # -- the document the model saw ---------------------------------------------------------------
@@ -377,6 +381,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "comparisons": [comparison_json(c) for c in report.comparisons],
         "outcomes": [asdict(o) for o in report.outcomes],
         "scoreboard": scoreboard_json(report.board) if report.board is not None else None,
+        "tampering": [row_json(r) for r in report.tampering],  # always present: empty when no answer tampered
     }
 
 
@@ -553,7 +558,8 @@ def strata_table(report: Report, s: Section) -> Table:
 
 
 def render(report: Report, console: Console) -> None:
-    """Every series' strata, outcome classes and similarity, then the comparisons (``report``)."""
+    """Every series' strata, outcome classes and similarity, the answers that tampered with the
+    harness (when any did), then the comparisons (``report``)."""
     cut_lines = report.cutoffs.describe()
     for s in report.sections:
         console.print(strata_table(report, s))
@@ -586,6 +592,7 @@ def render(report: Report, console: Console) -> None:
         elif s.model == "oracle":
             console.print("  every ground-truth answer passed")
         console.print()
+    render_tampering(report.tampering, console)
     for c in report.comparisons:
         console.print(f"[bold]comparison[/]: {c.second.label} vs {c.first.label}", highlight=False)
         for line in c.summary.splitlines():

@@ -17,6 +17,7 @@ from lsp_bridge.contexts.provider import repository_index
 from lsp_bridge.contexts.recall import identifier_recall
 from replay.core.manifest import MANIFEST_NAME, RepoCatalog
 from replay.core.records import Task
+from replay.core.repo_paths import task_file
 from replay.core.scenarios import document_text
 from replay.reports.contexts import ContextRow
 
@@ -58,7 +59,7 @@ def measure(
             _warm(index, strategies)
             index_ms[task.repo] = (time.perf_counter() - start) * 1000
         if (task.repo, task.path) not in originals:
-            originals[task.repo, task.path] = (root / task.path).read_bytes()
+            originals[task.repo, task.path] = task_file(root, task).read_bytes()
         source = source_of(task, originals[task.repo, task.path])
         index = indexes[key]
         for chosen in strategies:

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
+from replay.core.recordings import read_recordings
 from replay.reports.cost import PRICE_FIELDS, Price, price_from_mapping
 
 BUILTIN = {"oracle": {"kind": "oracle"}, "empty": {"kind": "empty"}}
@@ -99,6 +100,10 @@ def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict
         if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
             spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
     check_spec(name, spec)
+    if spec.get("kind") == "recorded" and isinstance(spec.get("folder"), str):
+        # every answer is read here, so that a bad line (a path leading out of its repository
+        # above all) stops the run now, with its own exit status, not as model errors later
+        read_recordings(Path(spec["folder"]))
     if spec.get("kind") in ("oracle", "noisy-oracle"):
         spec["scenarios"] = [str(p.resolve()) for p in scenarios]
     return spec

@@ -29,6 +29,7 @@ from replay import __version__
 from replay.core.errors import SimpilotError
 from replay.core.manifest import RepoCatalog
 from replay.core.records import Completion, Outcome, Status, Task
+from replay.core.repo_paths import task_file
 from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
 from replay.execution.evaluate import Evaluator, Verdict
 from replay.execution.reference import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
@@ -79,9 +80,8 @@ def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
     for task in tasks:
         key = (task.repo, task.path)
         if key not in digests:
-            path = catalog.get(task.repo).root / task.path
             try:
-                digests[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+                digests[key] = hashlib.sha256(task_file(catalog.get(task.repo).root, task).read_bytes()).hexdigest()
             except OSError as exc:
                 raise SimpilotError(
                     f"{task.repo}: cannot read {task.path} ({exc.strerror}): is --repo pointing at the right checkout?"

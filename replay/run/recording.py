@@ -19,6 +19,7 @@ from typing import Any
 from replay.core.errors import SimpilotError
 from replay.core.locations import catalog_for
 from replay.core.recordings import RecordedAnswer, answer_for, merge, read_recording_file, sample_tasks, write_recording_file
+from replay.core.repo_paths import task_file
 from replay.core.scenarios import file_digest, read_tasks, write_tasks
 from replay.run.driver import run_replay
 from replay.run.models_config import resolve_model
@@ -130,7 +131,7 @@ def record(
                     errors.append(f"{task.id}: {answers[0].error if answers else 'not asked'}")
                     failed += 1
                     continue
-                original = (root / task.path).read_bytes()
+                original = task_file(root, task).read_bytes()
                 new += [answer_for(task, completion, original, model, settings) for completion in answers]
             write_recording_file(target, merge(existing, new, [t for t in tasks if t.repo == repo]))
             recorded += len(pending) - failed

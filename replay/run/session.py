@@ -22,6 +22,7 @@ from pygls.workspace import TextDocument
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Kind, Position, Task
+from replay.core.repo_paths import task_file
 from replay.core.scenarios import document_text
 from replay.core.textpos import position_at
 from replay.run.client import BridgeClient, OpenDocument
@@ -138,7 +139,7 @@ async def replay_session(
             raise SimpilotError(f"no checkout given for repository {repo!r}: pass --repo for it")
         path = roots[repo] / rel
         try:
-            data = path.read_bytes()
+            data = task_file(roots[repo], file_tasks[0]).read_bytes()
         except OSError as exc:
             raise SimpilotError(f"{repo}: cannot read {rel} ({exc.strerror}): is --repo pointing at the right checkout?") from None
         async with limit:

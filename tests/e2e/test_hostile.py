@@ -90,6 +90,7 @@ def python_cases(t: Targets) -> list[Case]:
     original = t.repos / "tinyrepo"
     runtime_error = frozenset({"runtime_error"})
     timeout = frozenset({"timeout"})
+    tampered = frozenset({"tampered"})  # the answer's own lines introspected the process (the audit hook saw it)
     hosts = [("1.1.1.1", 80), ("127.0.0.1", t.port)] + ([(t.host_ip, t.port)] if t.host_ip else [])
     return [
         Case("connect out", "python", f"""
@@ -202,7 +203,7 @@ for path in [{str(t.home / '.ssh' / 'id_rsa')!r}, os.path.expanduser('~/.ssh/id_
 leak = {{k: v for k, v in found.items() if 'SIMPILOT_TEST_SECRET' in v or 'PRIVATE KEY' in v or 'SECRET' in k}}
 print(found)
 raise PermissionError(f'found {{leak!r}}')
-""", runtime_error, "found {}"),
+""", tampered, "open /proc/self/environ"),
         # Stopped at the file-size cap (pytest then crashes reporting the captured output), or
         # before it at the run's CPU budget: writing a gigabyte takes more CPU than the tests did
         Case("print 1 GB", "python", """
@@ -226,14 +227,14 @@ for _ in range(100):  # it runs: the answer saw it (and passes) before its run e
     time.sleep(0.02)
 else:
     raise RuntimeError('the daemon did not start')
-""", frozenset({"pass"})),
+""", tampered, "/cmdline at "),
         # Forging a pass: none of these may pass, each ends in its own class
         Case("os._exit(0) at import", "python", "import os\nos._exit(0)", frozenset({"tests_not_run"}), "exit status 0", module=True),
         Case("os._exit(0) in a test", "python", "import os\nos._exit(0)", frozenset({"tests_not_run"}), "exit status 0"),
         Case("kill the test process", "python", """
 import os, signal
 os.kill(os.getpid(), signal.SIGKILL)
-""", runtime_error, "killed by signal 9"),
+""", tampered, "signal 9 at "),
         Case("skip the test", "python", """
 import pytest
 pytest.skip('nothing to see')
@@ -251,7 +252,7 @@ for fd in map(int, os.listdir('/proc/self/fd')):
         pass
 sys.stdout.flush()
 raise AssertionError('a wrong answer that forged its verdict')
-""", frozenset({"fail"}), "a wrong answer that forged"),
+""", tampered, "os.listdir /proc/self/fd at "),
         Case("replace pytest's reports", "python", """
 import _pytest.reports as reports
 made = reports.TestReport.from_item_and_call.__func__
@@ -261,7 +262,7 @@ def passed(cls, item, call):
     return report
 reports.TestReport.from_item_and_call = classmethod(passed)
 raise AssertionError('a wrong answer whose report says passed')
-""", frozenset({"tampered"}), "TestReport.from_item_and_call"),
+""", tampered, "TestReport.from_item_and_call"),
     ]
 
 

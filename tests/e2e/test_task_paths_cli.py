@@ -1,0 +1,101 @@
+"""From the command line: a scenario or a recording whose path leads out of the repository stops
+``simpilot replay`` before anything is read or written there — exit status 2, one line naming the
+file and its line, no traceback — and the host file it names is left exactly as it was.
+
+The file outside holds the very bytes of the task's own file, so that nothing else (a changed
+source, a missing file) would stop the run first: only the path check stands in the way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pytest
+
+from replay.core.recordings import answer_for, write_recording_file
+from replay.core.records import Completion, Task
+from replay.core.scenarios import write_tasks
+
+from ..conftest import tiny_scenario
+from .conftest import simpilot
+from .test_cli_errors import one_line_error
+
+pytestmark = pytest.mark.e2e
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    repo: Path
+    task: Task  # a real task of the repository
+    victim: Path  # a file outside it, with the task's file's bytes
+
+    def replay(self, scenario: Path, model: str = "oracle"):
+        db = self.repo.parent / "runs.db"
+        return simpilot(
+            "--db", str(db), "replay", str(scenario), "--model", model, "--repo", str(self.repo), "--run", "x", "-p", "none", timeout=120
+        )
+
+
+@pytest.fixture
+def setup(tiny_repo: Path, tmp_path: Path) -> Setup:
+    tasks, _ = tiny_scenario(tiny_repo, tmp_path / "marked", per_kind=1)
+    victim = tmp_path / "outside" / "victim.py"
+    victim.parent.mkdir()
+    victim.write_bytes((tiny_repo / tasks[0].path).read_bytes())
+    os.utime(victim, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))  # an mtime no write keeps
+    return Setup(tiny_repo, tasks[0], victim)
+
+
+def untouched(victim: Path, before: tuple[bytes, int]) -> bool:
+    return (victim.read_bytes(), victim.stat().st_mtime_ns) == before
+
+
+def scenario_with_path(setup: Setup, path: str) -> Path:
+    scenario = setup.repo.parent / "shared.jsonl"
+    write_tasks(scenario, [dataclasses.replace(setup.task, path=path)])
+    return scenario
+
+
+@pytest.mark.parametrize("how", ["absolute", "climbing"])
+def test_a_scenario_path_out_of_the_repository_is_refused(setup: Setup, how: str) -> None:
+    path = str(setup.victim) if how == "absolute" else os.path.relpath(setup.victim, setup.repo)
+    assert how == "absolute" or path.startswith("../")
+    scenario = scenario_with_path(setup, path)
+    before = (setup.victim.read_bytes(), setup.victim.stat().st_mtime_ns)
+    r = setup.replay(scenario)
+    assert r.returncode == 2, r.stderr
+    message = one_line_error(r)
+    assert f"{scenario}:1: not a task record: field 'path' is {path!r}" in message
+    assert "outside the repository" in message and "relative to the repository root" in message
+    assert untouched(setup.victim, before)
+    assert not (setup.repo.parent / "runs.db").exists()  # refused before a run was opened
+
+
+def test_a_symlink_out_of_the_repository_is_refused_where_it_is_resolved(setup: Setup) -> None:
+    link = setup.repo / "tiny" / "leak.py"
+    link.symlink_to(setup.victim)
+    before = (setup.victim.read_bytes(), setup.victim.stat().st_mtime_ns)
+    r = setup.replay(scenario_with_path(setup, "tiny/leak.py"))
+    assert r.returncode == 2, r.stderr
+    message = one_line_error(r)
+    assert f"task {setup.task.id} of repository tinyrepo: its file 'tiny/leak.py' resolves to {str(setup.victim)!r}" in message
+    assert "outside the repository" in message
+    assert untouched(setup.victim, before)
+
+
+def test_a_recording_path_out_of_the_repository_is_refused(setup: Setup, tmp_path: Path) -> None:
+    task = setup.task
+    original = (setup.repo / task.path).read_bytes()
+    good = answer_for(task, Completion(task.id, task.ground_truth), original, "m", {})
+    folder = tmp_path / "recording"
+    recording = folder / "tinyrepo.jsonl"
+    write_recording_file(recording, [dataclasses.replace(good, path=str(setup.victim))])
+    before = (setup.victim.read_bytes(), setup.victim.stat().st_mtime_ns)
+    r = setup.replay(scenario_with_path(setup, task.path), f"recorded:{folder}")
+    assert r.returncode == 2, r.stderr
+    message = one_line_error(r)
+    assert f"{recording}:1: not a recorded answer: field 'path' is {str(setup.victim)!r}" in message
+    assert "outside the repository" in message
+    assert untouched(setup.victim, before)
