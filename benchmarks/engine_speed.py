@@ -97,7 +97,8 @@ with open(sys.argv[1], "w") as f:
 
 # The same for JUnit 5 in one JVM, through the launcher API: a test's time runs from its start to
 # its end event (its @BeforeEach and @AfterEach included); the shortest of the rounds per test,
-# summed per top-level test class (what tasks select), written as JSON.
+# summed per top-level test class and per test method (``Class#method``, all its invocations): what
+# tasks select, written as JSON.
 _JUNIT_DURATIONS = """
 import java.nio.file.*;
 import java.util.*;
@@ -112,6 +113,7 @@ public class SuiteDurations {
         int rounds = Integer.parseInt(args[1]);
         Map<String, Double> best = new HashMap<>();
         Map<String, String> owner = new HashMap<>();
+        Map<String, String> method = new HashMap<>();
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(DiscoverySelectors.selectClasspathRoots(Set.of(Path.of(args[2]).toAbsolutePath()))).build();
         Launcher launcher = LauncherFactory.create();
@@ -130,6 +132,7 @@ public class SuiteDurations {
                     id.getSource().ifPresent(source -> {
                         String name = source instanceof MethodSource m ? m.getClassName() : source instanceof ClassSource c ? c.getClassName() : "";
                         owner.put(id.getUniqueId(), name.split("[$]")[0]);
+                        if (source instanceof MethodSource m) method.put(id.getUniqueId(), m.getClassName() + "#" + m.getMethodName());
                     });
                 }
             });
@@ -140,6 +143,7 @@ public class SuiteDurations {
         }
         Map<String, Double> perClass = new TreeMap<>();
         best.forEach((id, seconds) -> perClass.merge(owner.getOrDefault(id, ""), seconds, Double::sum));
+        best.forEach((id, seconds) -> { if (method.containsKey(id)) perClass.merge(method.get(id), seconds, Double::sum); });
         StringBuilder json = new StringBuilder("{");
         perClass.forEach((name, seconds) -> json.append(json.length() > 1 ? ", " : "").append('"').append(name).append("\\": ").append(seconds));
         Files.writeString(Path.of(args[0]), json.append("}").toString());

@@ -161,3 +161,19 @@ sys.modules['_pytest.reports'] = shown
 """
     gap = shortfall(run(tmp_path, code).proof, ("tests/test_mod.py::test_target",))
     assert gap is not None and gap.kind == "tampered" and "TestReport.from_item_and_call" in gap.detail
+
+
+def test_the_writer_reached_through_a_hooks_closure_writes_only_tampering(tmp_path: Path) -> None:
+    """Function internals are not audited; the writer behind the hooks still signs a record only
+    for the reporter's own code, and anyone else's call becomes a tampering event."""
+    code = """
+reporter = sys.modules['replay.execution.pytest_proof']
+cells = [c.cell_contents for c in reporter.pytest_runtest_logreport.__closure__]
+write = next(c for c in cells if callable(c) and getattr(c, '__name__', '') == 'write')
+for when in ('setup', 'call', 'teardown'):
+    write({'event': 'test', 'id': 'tests/test_mod.py::test_other', 'when': when, 'outcome': 'passed'})
+"""
+    result = run(tmp_path, code)
+    assert result.proof is not None and "tests/test_mod.py::test_other" not in result.proof.outcomes
+    gap = shortfall(result.proof, ("tests/test_mod.py::test_target",))
+    assert gap is not None and gap.kind == "tampered" and "reporter-called-from-outside-pytest target" in gap.detail

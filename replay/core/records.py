@@ -108,6 +108,9 @@ class Status(str, enum.Enum):
     TOOLCHAIN_MISSING = "toolchain_missing"  # the machine cannot run the task's language: not a failure of the answer
 
 
+TAMPERED_DETAIL = "the answer tampered with the harness: "  # a tampered outcome's detail: this, then "EVENT; EVENT; ..."
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """An LSP position: 0-based line and UTF-16 code-unit character (LSP's default encoding)."""

@@ -273,7 +273,8 @@ class Evaluator:
         copy = self._borrow(manifest)
         try:
             if edited is None or content is None:
-                result = self._run(copy, edited, tests, full, timeout, cpu, answer)
+                with copy.checked():
+                    result = self._run(copy, edited, tests, full, timeout, cpu, answer)
             else:
                 with copy.patched(edited, content):
                     result = self._run(copy, edited, tests, full, timeout, cpu, answer)

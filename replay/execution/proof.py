@@ -53,9 +53,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree
 
+from replay.core.records import TAMPERED_DETAIL as TAMPERED
+
 ENV = "SIMPILOT_PROOF"  # "TOKEN_FD:REPORT_FD" in the test process's environment (the reporter removes it)
 PYTEST_PLUGIN = "replay.execution.pytest_proof"
-TAMPERED = "the answer tampered with the harness: "  # how a tampered outcome's detail begins
 _SIGNED = re.compile(r"([0-9a-f]{64})\t(.*)")
 
 

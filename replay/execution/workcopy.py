@@ -156,6 +156,17 @@ class WorkCopy:
                 self.planted = planted(self._clean, after, self.manifest.tests)
                 self._rebuild()
 
+    @contextmanager
+    def checked(self) -> Iterator[Path]:
+        """A run of the untouched copy (a reference or baseline run): afterwards the copy is
+        checked as after a patched run, and rebuilt on any difference, so that what the
+        repository's own tests leave is not taken for the next answer's doing."""
+        try:
+            yield self.root
+        finally:
+            if beneath.tree_state(str(self.root)) != self._clean:
+                self._rebuild()
+
     def _original(self, path: str) -> bytes:
         """The file's bytes as the repository has them (the copy is what runs may change)."""
         if path not in self._originals:

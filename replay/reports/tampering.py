@@ -28,10 +28,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from replay.core.records import Outcome, Status
+from replay.core.records import TAMPERED_DETAIL, Outcome, Status
 from replay.reports.comparison import Series
 
-PREFIX = "the answer tampered with the harness: "
+PREFIX = TAMPERED_DETAIL
 OLD_PREFIX = "the test framework was altered during the run: "
 OLD_EVENT = "framework-replaced"  # the one thing an old-style detail can say
 SEPARATOR = "; "

@@ -40,7 +40,8 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup"),
 ]
 
-VICTIMS = 3  # wrong answers judged after each attack
+VICTIMS = 2  # wrong answers judged after each attack
+HOLES = 10  # holes tried with a wrong answer on a clean copy (enough that more than VICTIMS fail)
 WRONG = {"python": "pass", "java": ";"}  # a statement that compiles in a statement hole and does nothing
 
 
@@ -95,7 +96,7 @@ def replay(root: Path, repo: Path, tasks: list[Task], texts: list[str], run: str
 def failing_holes(root: Path, repo: Path, path: str, db: Path) -> list[Task]:
     """Statement holes of ``path`` whose wrong answer fails on a clean copy, their tests having run."""
     candidates, _ = tiny_scenario(repo, root / "candidates", per_kind=50)
-    tasks = [t for t in choose(candidates, repo, 1) if t.path == path]
+    tasks = [t for t in choose(candidates, repo, 1) if t.path == path][:HOLES]
     language = tasks[0].language
     found = replay(root, repo, tasks, [WRONG[language]] * len(tasks), f"baseline-{language}", db)
     kept = [t for t in tasks if found[t.id][1] in ("fail", "runtime_error")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from replay.core.recordings import answer_for, write_recording_file
 from replay.core.records import Completion, Task
 from replay.core.scenarios import write_tasks
 
-from ..conftest import tiny_scenario
+from ..conftest import DATA, tiny_scenario
 from .conftest import simpilot
 from .test_cli_errors import one_line_error
 
@@ -38,14 +39,16 @@ class Setup:
         )
 
 
-@pytest.fixture
-def setup(tiny_repo: Path, tmp_path: Path) -> Setup:
-    tasks, _ = tiny_scenario(tiny_repo, tmp_path / "marked", per_kind=1)
-    victim = tmp_path / "outside" / "victim.py"
+@pytest.fixture(params=["tinyrepo", "tinyjava"])
+def setup(request: pytest.FixtureRequest, tmp_path: Path) -> Setup:
+    repo = tmp_path / "repos" / request.param
+    shutil.copytree(DATA / request.param, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    tasks, _ = tiny_scenario(repo, tmp_path / "marked", per_kind=1)
+    victim = tmp_path / "outside" / Path(tasks[0].path).name
     victim.parent.mkdir()
-    victim.write_bytes((tiny_repo / tasks[0].path).read_bytes())
+    victim.write_bytes((repo / tasks[0].path).read_bytes())
     os.utime(victim, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))  # an mtime no write keeps
-    return Setup(tiny_repo, tasks[0], victim)
+    return Setup(repo, tasks[0], victim)
 
 
 def untouched(victim: Path, before: tuple[bytes, int]) -> bool:
@@ -74,13 +77,13 @@ def test_a_scenario_path_out_of_the_repository_is_refused(setup: Setup, how: str
 
 
 def test_a_symlink_out_of_the_repository_is_refused_where_it_is_resolved(setup: Setup) -> None:
-    link = setup.repo / "tiny" / "leak.py"
-    link.symlink_to(setup.victim)
+    leak = str(Path(setup.task.path).with_name("Leak" + Path(setup.task.path).suffix))
+    (setup.repo / leak).symlink_to(setup.victim)
     before = (setup.victim.read_bytes(), setup.victim.stat().st_mtime_ns)
-    r = setup.replay(scenario_with_path(setup, "tiny/leak.py"))
+    r = setup.replay(scenario_with_path(setup, leak))
     assert r.returncode == 2, r.stderr
     message = one_line_error(r)
-    assert f"task {setup.task.id} of repository tinyrepo: its file 'tiny/leak.py' resolves to {str(setup.victim)!r}" in message
+    assert f"task {setup.task.id} of repository {setup.repo.name}: its file {leak!r} resolves to {str(setup.victim)!r}" in message
     assert "outside the repository" in message
     assert untouched(setup.victim, before)
 
@@ -90,7 +93,7 @@ def test_a_recording_path_out_of_the_repository_is_refused(setup: Setup, tmp_pat
     original = (setup.repo / task.path).read_bytes()
     good = answer_for(task, Completion(task.id, task.ground_truth), original, "m", {})
     folder = tmp_path / "recording"
-    recording = folder / "tinyrepo.jsonl"
+    recording = folder / f"{setup.repo.name}.jsonl"
     write_recording_file(recording, [dataclasses.replace(good, path=str(setup.victim))])
     before = (setup.victim.read_bytes(), setup.victim.stat().st_mtime_ns)
     r = setup.replay(scenario_with_path(setup, task.path), f"recorded:{folder}")
