@@ -37,6 +37,7 @@ from .test_hostile import choose
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # half a minute of replays: .ci/run runs it with the other long checks
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup"),
 ]
 
