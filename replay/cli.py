@@ -760,14 +760,14 @@ def _check_resumable(ctx: Context, run_id: str | None) -> None:
 @click.option(
     "--html",
     "html_out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a folder is refused by check_output_file, in one line
     metavar="FILE",
     help="Write one self-contained HTML report (charts, sortable tables, every task) to FILE.",
 )
 @click.option(
     "--csv",
     "csv_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a file is refused by check_output_folder, in one line
     metavar="DIR",
     help="Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR.",
 )
@@ -799,12 +799,23 @@ def report(
     pairs: tuple[tuple[str, str], ...],
 ) -> None:
     """Pass rates with 95% intervals by stratum, error taxonomy, similarity and comparisons for
-    RUNS [default: the latest run]. Text on stdout unless a file output is asked for."""
-    from replay.reports.report import write_csv
+    RUNS [default: the latest run]. Text on stdout unless a file output is asked for.
+
+    Missing folders on the way to --html FILE, --json FILE and --csv DIR are created; a path
+    that cannot be written (a folder given as FILE, a file as DIR or on the way, a folder that
+    is not writable) is refused in one line, exit status 2, before anything is built or written.
+    Each file is written atomically (the old file or the new one, never half of one)."""
+    from replay.reports.report import check_output_file, check_output_folder, write_csv, write_text_atomically
     from replay.reports.strata import IntervalMethod
 
     if not ctx.db.exists():
         raise SimpilotError(f"no results database at {ctx.db}: run 'simpilot replay' or 'simpilot demo' first")
+    if json_out and json_out != "-":
+        check_output_file(Path(json_out), "JSON report")
+    if html_out:
+        check_output_file(html_out, "HTML report")
+    if csv_dir:
+        check_output_folder(csv_dir)
     series_pairs: list[tuple[tuple[str, str], tuple[str, str]]] = []
     for pair in pairs:
         parsed = [side.rsplit(":", 1) for side in pair]
@@ -830,12 +841,10 @@ def report(
     if json_out == "-":
         click.echo(json.dumps(to_json(built), indent=2))
     elif json_out:
-        Path(json_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(json_out).write_text(json.dumps(to_json(built), indent=2), encoding="utf-8")
+        write_text_atomically(Path(json_out), json.dumps(to_json(built), indent=2), "JSON report")
         err.print(f"JSON report → {json_out}")
     if html_out:
-        html_out.parent.mkdir(parents=True, exist_ok=True)
-        html_out.write_text(render_html(built), encoding="utf-8")
+        write_text_atomically(html_out, render_html(built), "HTML report")
         err.print(f"HTML report → {html_out}")
     if csv_dir:
         err.print(f"CSV files → {', '.join(str(p) for p in write_csv(built, csv_dir))}")

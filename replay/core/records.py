@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+from replay.core.programs import LANGUAGES as PROGRAM_LANGUAGES
 from replay.core.repo_paths import relative_path
 
 SCHEMA_VERSION = 2
@@ -146,13 +147,24 @@ class Span:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "") -> Span:
+        """A span from its JSON object, checked to be one: offsets and positions not negative, and
+        the end not before the start (a reversed span would patch the file with nothing removed
+        and the oracle would "pass")."""
         position = "line and character (integers)"
-        return cls(
+        span = cls(
             _field(d, "start_byte", int, "an integer", where),
             _field(d, "end_byte", int, "an integer", where),
             Position.from_dict(_object(d, "start", position, where), f"{where}start."),
             Position.from_dict(_object(d, "end", position, where), f"{where}end."),
         )
+        if min(span.start_byte, span.end_byte, span.start.line, span.start.character, span.end.line, span.end.character) < 0:
+            raise RecordError(f"field '{where.rstrip('.')}' holds a negative offset or position")
+        if span.end_byte < span.start_byte or (span.end.line, span.end.character) < (span.start.line, span.start.character):
+            raise RecordError(
+                f"field '{where.rstrip('.')}' is reversed (bytes {span.start_byte}-{span.end_byte}, "
+                f"lines {span.start.line}-{span.end.line}): its end comes before its start"
+            )
+        return span
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +294,7 @@ class Task:
         return cls(
             id=_field(d, "id", str, text),
             repo=_field(d, "repo", str, text),
-            language=_field(d, "language", str, text),
+            language=_language(_field(d, "language", str, text)),
             path=relative_path(_field(d, "path", str, text)),
             kind=Kind(kind),
             construct=_field(d, "construct", str, text),
@@ -300,6 +312,14 @@ class Task:
             schema_version=version,
             decision=None if decision is None else Decision(decision),
         )
+
+
+def _language(language: str) -> str:
+    """``language`` if simpilot can run tasks in it (a task in another would be run as if it were
+    something else)."""
+    if language not in PROGRAM_LANGUAGES:
+        raise RecordError(f"field 'language' is {language!r}, expected one of {', '.join(PROGRAM_LANGUAGES)}")
+    return language
 
 
 # The bridge's notification to its client, just before each answer: ``{uri, position, timing}``

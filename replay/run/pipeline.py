@@ -75,19 +75,27 @@ class ReplaySettings:
 
 
 def check_sources(tasks: list[Task], catalog: RepoCatalog) -> None:
-    """Every task's file must be byte-identical to the one it was marked on."""
-    digests: dict[tuple[str, str], str] = {}
+    """Every task's file must be byte-identical to the one it was marked on, and its span must lie
+    inside that file (a span past its end would make every answer fail as if the model had)."""
+    files: dict[tuple[str, str], tuple[str, int]] = {}  # digest, size
     for task in tasks:
         key = (task.repo, task.path)
-        if key not in digests:
+        if key not in files:
             try:
-                digests[key] = hashlib.sha256(task_file(catalog.get(task.repo).root, task).read_bytes()).hexdigest()
+                data = task_file(catalog.get(task.repo).root, task).read_bytes()
             except OSError as exc:
                 raise SimpilotError(
                     f"{task.repo}: cannot read {task.path} ({exc.strerror}): is --repo pointing at the right checkout?"
                 ) from None
-        if digests[key] != task.file_sha256:
+            files[key] = (hashlib.sha256(data).hexdigest(), len(data))
+        digest, size = files[key]
+        if digest != task.file_sha256:
             raise SimpilotError(f"{task.repo}: {task.path} changed since its tasks were marked: re-run 'simpilot mark' for this repository")
+        if task.span.end_byte > size:
+            raise SimpilotError(
+                f"{task.repo}: task {task.id}: its span ends at byte {task.span.end_byte}, past the end of {task.path} "
+                f"({size} bytes): the scenario file does not match the repository; re-run 'simpilot mark' for it"
+            )
 
 
 NEW_RUN = "start a new run instead: give another --run ID, or leave out --run for a fresh one"

@@ -75,6 +75,26 @@ RUN_COLUMNS = (("config", "TEXT"), ("config_hash", "TEXT"))
 _RUN_FIELDS = "run_id, created, tool_version, model, model_spec, presets, scenarios, scenario_hash, sandbox, finished, config, config_hash"
 
 
+def _to_db(text: str | None) -> str | bytes | None:
+    """Model output (or text derived from it) as SQLite can hold it, without loss: valid text as
+    it is, and text SQLite would refuse (lone surrogates, which some model servers put in their
+    JSON) as its UTF-8 bytes with the surrogates passed through, a BLOB that ``_from_db`` turns
+    back into the same ``str``."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def _from_db(value: Any) -> Any:
+    """A column written by ``_to_db`` as the text it was given (text stored by older versions is
+    read as it is)."""
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+
+
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -241,8 +261,8 @@ class Store:
                     (
                         run_id,
                         c.task_id,
-                        c.raw,
-                        c.error,
+                        _to_db(c.raw),
+                        _to_db(c.error),
                         c.latency_ms,
                         json.dumps(c.request, sort_keys=True),
                         _now(),
@@ -268,7 +288,7 @@ class Store:
         for r in rows:
             timing = Timing.from_json(json.loads(r[6])) if r[6] else None
             prompt = PromptRecord.from_json(json.loads(r[7])) if r[7] else None
-            out.setdefault(r[0], []).append(Completion(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], timing, prompt))
+            out.setdefault(r[0], []).append(Completion(r[0], _from_db(r[1]), _from_db(r[2]), r[3], json.loads(r[4]), r[5], timing, prompt))
         return out
 
     def add_outcome(self, run_id: str, o: Outcome) -> None:
@@ -281,11 +301,11 @@ class Store:
                 run_id,
                 o.task_id,
                 o.postprocess,
-                o.processed,
+                _to_db(o.processed),
                 o.status.value,
-                o.detail,
+                _to_db(o.detail),
                 o.duration_s,
-                o.output_tail,
+                _to_db(o.output_tail),
                 json.dumps(list(o.steps)),
                 _now(),
                 o.sample,
@@ -318,7 +338,7 @@ class Store:
         filled = 0
         with self._transaction():  # all filled in, or none
             for task_id, preset, processed, sample in missing:
-                metrics = self._similarity(run_id, task_id, processed)
+                metrics = self._similarity(run_id, task_id, _from_db(processed))
                 if metrics is not None:
                     self.db.execute(
                         f"UPDATE outcomes SET {sets} WHERE run_id=? AND task_id=? AND postprocess=? AND sample=?",
@@ -355,7 +375,10 @@ class Store:
             " WHERE run_id=? AND (? IS NULL OR sample=?) ORDER BY rowid",
             (run_id, sample, sample),
         )
-        return [Outcome(r[0], r[1], r[2], Status(r[3]), r[4], r[5], r[6], tuple(json.loads(r[7])), r[8]) for r in rows]
+        return [
+            Outcome(r[0], r[1], _from_db(r[2]), Status(r[3]), _from_db(r[4]), r[5], _from_db(r[6]), tuple(json.loads(r[7])), r[8])
+            for r in rows
+        ]
 
     def add_presets(self, run_id: str, definitions: dict[str, tuple[str, ...]]) -> None:
         """Record the steps behind each post-processing name used in ``run_id`` (built-in
