@@ -222,3 +222,12 @@ def test_the_token_pipe_carries_the_answer_place_on_a_line_of_its_own() -> None:
     data = channel_input(TOKEN, Answer("/w/a.py", 3, 5)).decode()
     key, place = data.split("\n", 1)
     assert key == TOKEN and json.loads(place) == {"path": "/w/a.py", "first": 3, "last": 5}
+
+
+def test_an_end_record_without_a_start_record_does_not_finish_a_run() -> None:
+    """A reporter that never started (its start record missing) cannot end a run: the records
+    that follow are not a run's."""
+    records = signed_passing("t.py::a")[1:]
+    proof = parse("\n".join(sign(TOKEN, json.dumps({**r, "seq": n}, separators=(",", ":"))) for n, r in enumerate(records)), TOKEN)
+    assert not proof.started and not proof.finished
+    assert shortfall(proof, ("t.py::a",)) is not None
