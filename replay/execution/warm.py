@@ -169,7 +169,7 @@ class ForkServer(_Resident):
         scratch places clean again gets a new server (and sandbox) for the next run."""
         token = new_token()
         budget = cpu_budget(cpu, self.sandbox.limits.cpu_seconds)
-        place = json.loads(answer.to_json()) if answer is not None else None
+        place = dataclasses.asdict(answer) if answer is not None else None
         start = self._send(json.dumps({**payload, "timeout": timeout, "cpu": budget, "token": token, "answer": place}))
         line = self._read_line(start + timeout + GRACE)
         if line is None:

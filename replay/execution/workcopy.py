@@ -186,7 +186,7 @@ class WorkCopy:
 
     def _write_clean(self, path: str, content: bytes) -> os.stat_result:
         clean = self._clean.get(path)
-        if clean is None or len(clean) != 7 or stat.S_ISREG(int(clean[0])) is False:
+        if clean is None or len(clean) != 7 or not stat.S_ISREG(int(clean[0])):
             raise SimpilotError(f"{self.manifest.name}: {path} is not a file of the repository")
         inode, mtime = int(clean[6]), int(clean[4])
         return beneath.write_file(str(self.root), path, content, inode=inode, times_ns=(mtime, mtime))
