@@ -53,7 +53,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from replay.run.driver import run_replay
+from replay.core.manifest import Manifest, RepoCatalog, project_root
+from replay.core.records import Status, Task
+from replay.core.scenarios import read_tasks
 from replay.execution import beneath
 from replay.execution import evaluate as evaluate_module
 from replay.execution import warm as warm_module
@@ -62,9 +64,7 @@ from replay.execution.reference import ReferenceRuns
 from replay.execution.sandbox import Sandbox
 from replay.execution.warm import pytest_args
 from replay.execution.workcopy import WorkCopy
-from replay.core.manifest import Manifest, RepoCatalog, project_root
-from replay.core.records import Status, Task
-from replay.core.scenarios import read_tasks
+from replay.run.driver import run_replay
 from replay.store import Store
 
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]

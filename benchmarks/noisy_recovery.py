@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from postprocess import PRESETS  # noqa: E402
 from postprocess.noise import TYPES  # noqa: E402
-from replay.reports.recovery import measure  # noqa: E402
 from replay.core.scenarios import read_tasks  # noqa: E402
+from replay.reports.recovery import measure  # noqa: E402
 
 
 def main() -> None:

@@ -22,9 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from postprocess import PRESETS, run_preset  # noqa: E402
-from replay.core.scenarios import hole_context  # noqa: E402
 from replay.core.recordings import read_recordings  # noqa: E402
-from replay.core.scenarios import read_tasks  # noqa: E402
+from replay.core.scenarios import hole_context, read_tasks  # noqa: E402
 
 
 def main() -> None:

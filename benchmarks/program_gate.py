@@ -1,7 +1,7 @@
 """The DevBench gate with the warm runners and with a fresh process per program, side by side.
 
 For each language, the same instances go through the program gate (golden completion three
-times, the empty answer twice) once with the warm runners (Python: a forking server; Java: a resident JVM
+times, the empty answer up to 45: ``repetition.py``) once with the warm runners (Python: a forking server; Java: a resident JVM
 compiling in memory; JavaScript: one node process, a worker per run) and once with a fresh
 process per program, in alternating order. Prints the wall-clock time of each, the ratio, and
 whether the two ways gave every instance the same gate result. Target: warm at least 3x faster.

@@ -32,13 +32,14 @@ import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Parser
 
 from postprocess.syntax import language
 from replay.core.errors import SimpilotError
-from replay.core.manifest import LANGUAGES, MANIFEST_NAME, Manifest, load_manifest
+from replay.core.manifest import LANGUAGES, MANIFEST_NAME, Manifest, is_regular_file, load_manifest
 
 from .prompts import HOLE
 
@@ -276,29 +277,39 @@ def source_files(root: Path, manifest_path: Path | None, language: str) -> tuple
 
 
 def read_source(root: Path, rel: str) -> str | None:
-    """The text of ``root/rel``, or None when it is outside ``root`` (a symbolic link out),
-    larger than MAX_FILE_BYTES, unreadable or not UTF-8. Cached by modification time and size."""
+    """The text of ``root/rel``, or None when it is outside ``root`` (a symbolic link out), not
+    a regular file, larger than MAX_FILE_BYTES, unreadable or not UTF-8. Cached by modification
+    time and size.
+
+    A source file's name says nothing of what it is: ``x.py`` may be a named pipe (opening one
+    for reading waits for a writer, forever) or a device. The file is opened without blocking and
+    read only once its descriptor is known to be a regular file."""
     path = (root / rel).resolve()
     if not path.is_relative_to(root):
         logger.debug("skipping %s: outside %s", rel, root)
         return None
     try:
-        stat = path.stat()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as exc:
         logger.debug("skipping %s: %s", path, exc)
         return None
-    with _lock:
-        cached = _contents.get(path)
-    if cached and cached[:2] == (stat.st_mtime_ns, stat.st_size):
-        return cached[2]
-    text: str | None = None
-    if stat.st_size > MAX_FILE_BYTES:
-        logger.debug("skipping %s: %d bytes", path, stat.st_size)
-    else:
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            logger.debug("skipping %s: %s", path, exc)
+    with os.fdopen(fd, "rb") as handle:
+        stat = os.fstat(fd)
+        if not S_ISREG(stat.st_mode):
+            logger.debug("skipping %s: not a regular file", path)
+            return None
+        with _lock:
+            cached = _contents.get(path)
+        if cached and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+            return cached[2]
+        text: str | None = None
+        if stat.st_size > MAX_FILE_BYTES:
+            logger.debug("skipping %s: %d bytes", path, stat.st_size)
+        else:
+            try:
+                text = handle.read(MAX_FILE_BYTES + 1).decode("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                logger.debug("skipping %s: %s", path, exc)
     with _lock:
         _contents[path] = (stat.st_mtime_ns, stat.st_size, text)
     return text
@@ -357,7 +368,7 @@ def _list_sources(root: Path, manifest_path: Path | None, language: str) -> list
             logger.debug("stopped listing %s after %d entries", root, _WALK_LIMIT)
             break
         for name in filenames:
-            if name.endswith(rules.extensions):
+            if name.endswith(rules.extensions) and is_regular_file(Path(dirpath) / name):
                 rel = (Path(dirpath) / name).relative_to(root).as_posix()
                 if not rules.is_test_path(rel):
                     found.append(rel)

@@ -6,6 +6,7 @@ ground truth unchanged when given the ground truth (the identity property, teste
 bundled task).
 """
 
+from .bracketview import closes_cursor_block
 from .context import HoleContext
 from .presets import (
     BUILTIN_PRESETS,
@@ -31,6 +32,7 @@ __all__ = [
     "Processed",
     "STEPS",
     "ablation_name",
+    "closes_cursor_block",
     "is_ablation",
     "load_presets",
     "register_presets",

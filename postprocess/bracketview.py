@@ -147,3 +147,56 @@ def left_open(prefix: str, text: str) -> str:
     """The openers ``prefix + text`` leaves unclosed, outermost first."""
     v = view(prefix, text, None)
     return "".join(ch for _, ch in open_after([(-1, ch) for ch in v.prefix_open] + list(v.answer)))
+
+
+def outside_the_block(v: View) -> list[int]:
+    """Offsets of the answer's ``}`` after which it stands outside the block around the cursor:
+    closers of blocks the prefix opened, and of blocks the answer opened out there (the ``{`` of
+    ``} else {``), in order."""
+    stack = [(-1, ch) for ch in v.prefix_open]
+    depth = len(stack)
+    found = []
+    for offset, ch in v.answer:
+        if ch in OPENERS:
+            stack.append((offset, ch))
+        elif stack and stack[-1][1] == PAIRS[ch]:
+            stack.pop()
+            if ch == "}" and len(stack) < depth:
+                found.append(offset)
+    return found
+
+
+def closes_cursor_block(language: str, prefix: str, text: str) -> bool:
+    """Whether ``text`` after ``prefix`` closes a block the prefix opened (a Java hole that runs to
+    the end of the cursor's block: ``HoleContext.closes_block``). Python writes no closers."""
+    return language == "java" and bool(outside_the_block(view(prefix, text, None)))
+
+
+_CLOSERS_ONLY = re.compile(r"[\s)\]};,]*")
+_GOES_ON = re.compile(r"\s*(?:else|catch|finally)\b")
+
+
+def past_the_blocks(text: str, v: View) -> int | None:
+    """For a hole that ends by closing the blocks around the cursor (``HoleContext.closes_block``):
+    where the answer goes on past them, the start of the first line of code after a closer that
+    leaves it outside the cursor's block, when that closer ends its line (more closers aside) and
+    the line is no ``else``, ``catch`` or ``finally`` of the statement it closed; None when the
+    answer ends with its closers."""
+    for at in outside_the_block(v):
+        end = text.find("\n", at)
+        if end < 0:
+            return None
+        if not _CLOSERS_ONLY.fullmatch(text, at, end):
+            continue  # ``} else {``: the statement goes on
+        start = end + 1
+        while start <= len(text):
+            stop = text.find("\n", start)
+            stop = len(text) if stop < 0 else stop
+            if not _CLOSERS_ONLY.fullmatch(text, start, stop):
+                if _GOES_ON.match(text, start):
+                    break
+                return start
+            start = stop + 1
+        else:
+            return None
+    return None

@@ -1,5 +1,13 @@
 """What a post-processing step may know about the hole: the document the model saw, split at the
-cursor, and the language. Nothing else — in particular never the ground truth or the tests."""
+cursor, the language, and the benchmark's convention for where the hole ends. Nothing else — in
+particular never the ground truth or the tests.
+
+The convention: simpilot's completion holes end within the innermost block around the cursor (the
+``}`` that closes it is in the file after the hole, unseen), while SimCopilot's Java completion
+holes run to the end of that block, its ``}`` included. A step that sees no suffix cannot tell
+which from the code: the hole says so (``closes_block``, set from the task by whoever makes the
+context).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,9 @@ class HoleContext:
     language: str
     prefix: str  # document text before the cursor
     suffix: str  # document text after the cursor; empty when the model saw only the code before
+    # The hole ends by closing the blocks around the cursor (SimCopilot's completion holes): the
+    # code after it goes on outside them, so an answer's final closers of those blocks are its own.
+    closes_block: bool = False
 
     @cached_property
     def line_prefix(self) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .context import HoleContext
+from .editor_text import as_saved
 from .steps import (
     balance_brackets,
     cut_repetition,
@@ -88,8 +89,8 @@ def _change(step: str, before: str, after: str) -> Change:
 
 
 def run_steps(steps: Sequence[str], raw: str, ctx: HoleContext) -> Processed:
-    """Apply ``steps`` in order to ``raw``."""
-    text, changes = raw, []
+    """Apply ``steps`` in order to ``raw``, as an editor holds it (:func:`as_saved`)."""
+    text, changes = as_saved(raw), []
     for step_name in steps:
         new = STEPS[step_name](text, ctx)
         if new != text:

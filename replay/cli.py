@@ -43,6 +43,7 @@ from replay.validation.devbench import standard_library_only as standard_library
 from replay.validation.gate import NO_TESTS, GateReport
 from replay.validation.lines import import_lines_into
 from replay.validation.mark import mark_into
+from replay.validation.repetition import TARGET_RUNS
 
 out = Console()
 
@@ -346,7 +347,8 @@ def import_devbench_cmd(
 
     Each instance becomes a program file (prefix, golden completion, suffix) of a repository
     devbench-<language> in OUT, its assertions a check file never shown to the model. The gate
-    keeps an instance when its golden completion passes three times and the empty answer fails twice;
+    keeps an instance when its golden completion passes three times and the empty answer fails every
+    run (up to 45, side by side, as a time budget allows: enough to catch one passing one run in seven);
     OUT/devbench-gate.json lists the others by reason (golden_fails, passes_empty,
     toolchain_missing, flaky). Replay OUT/devbench-<language>.jsonl like any scenario file.
     """
@@ -374,6 +376,12 @@ def import_devbench_cmd(
     for imported in imports:
         state = f"{len(imported.report.kept)} kept → {imported.target}" if imported.report.kept else "nothing kept"
         err.print(f"{imported.manifest.name}: {len(imported.instances)} instances, {state}")
+        short = imported.report.short_runs()
+        if short:  # too slow for the target's runs: kept, and said how sure the gate is of them
+            err.print(
+                f"  {len(short)} kept task(s) ran the empty answer fewer than {TARGET_RUNS} times (the time budget): "
+                f"at worst {min(n for _, n, _ in short)} runs, a {min(p for _, _, p in short):.0%} chance of catching a one-in-seven pass"
+            )
         for altered in imported.report.altered:  # a preset's bug, never the task's: kept, and said
             err.print(f"  preset {altered.preset} changed the golden completion of {escape(altered.task.id)} ({', '.join(altered.steps)})")
     err.print(
@@ -651,9 +659,10 @@ def replay(
         render_summary(built, out, _report_command(ctx, run_id))
     if completions and not any(c.ok for c in completions):
         # nothing was measured: a script must be able to notice
+        from replay.core.missing_answers import how_to_answer
+
         raise SimpilotError(
-            f"every model request of run {run_id!r} failed (see the warnings above): fix the endpoint, then "
-            f"'simpilot replay … --run {run_id} --resume' re-asks them"
+            f"every model request of run {run_id!r} failed (the tasks and errors are listed above): {how_to_answer(model, run_id)}"
         )
 
 
@@ -1149,7 +1158,13 @@ def record_command(ctx: Context, scenarios, model, out_dir, per_repo, repo_paths
         unsafe_no_sandbox=unsafe_no_sandbox,
         say=lambda line: err.print(line),
     )
-    errors = f"; {len(summary.errors)} model error(s), asked again on the next call (e.g. {summary.errors[0]})" if summary.errors else ""
+    from replay.core.missing_answers import some
+
+    errors = (
+        f"; {len(summary.errors)} model error(s), not written and asked again on the next call: {some(summary.errors)}"
+        if summary.errors
+        else ""
+    )
     err.print(f"{summary.recorded} answer(s) recorded, {summary.skipped} already there, in {summary.folder}{errors}")
 
 

@@ -27,7 +27,8 @@ OUTPUTPROG = DATA / "fixtures" / "outputprog"
 
 
 def unplaced(holes: list[LineHole]) -> list[LineHole]:
-    return [replace(h, where="") for h in holes]
+    """The holes without where they were read nor SimCopilot's convention (``closes_block``)."""
+    return [replace(h, where="", closes_block=False) for h in holes]
 
 
 def checkpoints(*entries: dict) -> str:
@@ -38,6 +39,7 @@ def test_checkpoints_are_the_holes_of_the_same_lines() -> None:
     manifest = open_repository(PROGRAMS)
     holes = read_checkpoints(CHECKPOINTS, manifest)
     assert unplaced(holes) == unplaced(read_holes(PROGRAMS / "tally_holes.json"))
+    assert all(h.closes_block for h in holes)  # SimCopilot's holes may run to their block's end
     assert [h.id for h in holes[:2]] == ["tally:infill:1", "tally:infill:2"]
     assert [h.kind for h in holes].count(Kind.COMPLETION) == 4
     assert holes[0].where.endswith("Python_tasks_checkpoints.json entry 1 tally:infill:1")
@@ -76,8 +78,8 @@ def test_a_task_name_is_found_where_simcopilot_keeps_its_programs(tmp_path: Path
     text = checkpoints({"Task_Name": task_name, "checkpoint_LN_infilling": [[1, 1]], "checkpoint_LN_Completion": [[1, 1]]})
     holes = parse_checkpoints(text, "c.json", tmp_path, (".py",))
     assert holes == [
-        LineHole(found, Kind.INFILL, 1, 1, f"{task_name}:infill:1", f"c.json entry 1 {task_name}:infill:1"),
-        LineHole(found, Kind.COMPLETION, 1, 1, f"{task_name}:completion:1", f"c.json entry 1 {task_name}:completion:1"),
+        LineHole(found, Kind.INFILL, 1, 1, f"{task_name}:infill:1", f"c.json entry 1 {task_name}:infill:1", closes_block=True),
+        LineHole(found, Kind.COMPLETION, 1, 1, f"{task_name}:completion:1", f"c.json entry 1 {task_name}:completion:1", closes_block=True),
     ]
 
 

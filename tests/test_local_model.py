@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -128,12 +129,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.mark.local_model
 @needs_model
-async def test_simpilot_asks_the_local_model(server_url: str) -> None:
+async def test_simpilot_asks_the_local_model(server_url: str, tmp_path: Path) -> None:
     """simpilot's own openai-chat adapter, unchanged, gets an answer from the real model."""
     models = httpx.get(f"{server_url}/models", timeout=10).json()
     model_id = models["data"][0]["id"]
     document = "def mean(xs):\n    \n"
-    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    request = CompletionRequest(f"file://{tmp_path}/stats.py", f"{tmp_path}/stats.py", "python", document, 18, 1, 4)
     model = OpenAIChatModel(ChatSettings(base_url=server_url, model=model_id, max_tokens=24, context_chars=0, timeout=600, retries=0))
     try:
         answer = await model.complete(request)
@@ -163,14 +164,14 @@ def test_raw_completion_and_refusals(server_url: str) -> None:
 
 @pytest.mark.local_model
 @needs_model
-async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_url: str) -> None:
+async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_url: str, tmp_path: Path) -> None:
     """openai-completions with prompt_mode = "suffix" sends the code after the cursor as
     ``suffix``: the local server refuses it and simpilot reports why, as a model error."""
     from lsp_bridge.models import create_model
     from lsp_bridge.models.base import ModelError
 
     document = "def mean(xs):\n    \n    return total / len(xs)\n"
-    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    request = CompletionRequest(f"file://{tmp_path}/stats.py", f"{tmp_path}/stats.py", "python", document, 18, 1, 4)
     spec = {"kind": "openai-completions", "base_url": server_url, "model": "x", "prompt_mode": "suffix", "max_tokens": 8, "retries": 0}
     model = create_model(spec)
     try:
@@ -182,7 +183,7 @@ async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_ur
 
 @pytest.mark.local_model
 @needs_model
-async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(server_url: str) -> None:
+async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(server_url: str, tmp_path: Path) -> None:
     """stream = true: server-sent events whose pieces add up to the greedy answer, the token
     counts in the last event; through simpilot's adapters, with the time to the first token."""
     from lsp_bridge.models import create_model
@@ -199,7 +200,7 @@ async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(
     assert events[-1]["usage"] == whole["usage"]
 
     document = "def mean(xs):\n    \n"
-    request = CompletionRequest("file:///tmp/stats.py", "/tmp/stats.py", "python", document, 18, 1, 4)
+    request = CompletionRequest(f"file://{tmp_path}/stats.py", f"{tmp_path}/stats.py", "python", document, 18, 1, 4)
     spec = {"kind": "openai-chat", "base_url": server_url, "model": "x", "max_tokens": 16, "context_chars": 0, "timeout": 600, "retries": 0}
     streamed, plain = create_model(spec | {"stream": True}), create_model(spec)
     try:

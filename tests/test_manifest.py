@@ -61,3 +61,18 @@ def test_catalog_finds_bundled_and_explains_missing(tiny_repo: Path) -> None:
     assert catalog.get("tinyrepo").root == tiny_repo.resolve()
     with pytest.raises(SimpilotError, match="pass --repo"):
         catalog.get("nope")
+
+
+def test_a_named_pipe_named_like_a_source_is_no_source_and_marking_does_not_wait_on_it(tiny_repo: Path) -> None:
+    """Opening a named pipe to read it waits for a writer: a ``.py`` pipe in a repository must
+    be left out of its sources, so that marking it (which reads every source) cannot hang."""
+    import os
+
+    from replay.marking import mark_repository
+
+    manifest = open_repository(tiny_repo)
+    before = manifest.source_files()
+    os.mkfifo(tiny_repo / Path(before[0]).parent / "pipe.py")
+    (tiny_repo / Path(before[0]).parent / "dangling.py").symlink_to(tiny_repo / "nowhere.py")
+    assert manifest.source_files() == before
+    assert mark_repository(manifest, seed=0, per_kind=1).tasks

@@ -19,13 +19,24 @@ from replay.execution.sandbox import Sandbox
 from replay.marking.devbench import Instance, read_instances, task_for
 from replay.validation import program_gate
 from replay.validation.devbench import write_repository
-from replay.validation.program_gate import _Runs, empty_timeout, judge_one
+from replay.validation.program_gate import Dropped, ProgramGateReport, _Runs, empty_timeout, judge, judge_one
+from replay.validation.repetition import (
+    CATCH_PROBABILITY,
+    CATCH_RATE,
+    MIN_RUNS,
+    PROGRAM_BUDGET,
+    TARGET_RUNS,
+    detection,
+    planned_runs,
+    runs_to_catch,
+)
 
 TASK = task_for(read_instances(Path(__file__).parent / "data" / "devbench", ["python"], ["low_context"], limit=1)[0])[1]
 
 
 class Scripted:
-    """Answers each evaluation with the next verdict for that answer (golden or empty)."""
+    """Answers each evaluation with the next verdict for that answer (golden or empty); past the
+    end of its list, the empty answer keeps its last verdict."""
 
     def __init__(self, golden: list[str], empty: list[str], seconds: list[float] | None = None):
         self.queues = {TASK.ground_truth: list(golden), "": list(empty)}
@@ -36,7 +47,8 @@ class Scripted:
     def evaluate(self, task, text, timeout=None, cpu=None) -> Verdict:
         self.calls.append("golden" if text else "empty")
         self.timeouts.append(timeout)
-        status = self.queues[text].pop(0)
+        queue = self.queues[text]
+        status = queue.pop(0) if len(queue) > 1 or text else queue[0]
         detail = "AssertionError: expected 3" if status == "fail" else ""
         return Verdict(Status(status), detail, self.seconds.pop(0) if text else 0.0, "line\nAssertionError: expected 3")
 
@@ -45,7 +57,7 @@ class Scripted:
 @pytest.mark.parametrize(
     ("golden", "empty", "reason", "calls"),
     [
-        (["pass"] * 3, ["fail", "fail"], None, 5),
+        (["pass"] * 3, ["fail", "fail"], None, 3 + TARGET_RUNS),  # the empty answer then runs to the target
         (["pass", "pass", "fail"], ["fail", "fail"], "flaky", 5),  # a race that passes two runs in three
         (["fail", "fail", "fail"], ["fail", "fail"], "golden_fails", 3),
         (["fail", "pass", "fail"], ["fail", "fail"], "flaky", 3),
@@ -54,14 +66,113 @@ class Scripted:
         (["fail"] * 3, ["pass", "pass"], "golden_fails", 3),  # the golden completion is judged first
     ],
 )
-def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_twice(golden, empty, reason, calls, waits) -> None:
+def test_the_gate_keeps_only_golden_passing_thrice_and_empty_failing_every_run(golden, empty, reason, calls, waits) -> None:
     evaluator = Scripted(golden, empty)
     result = judge_one(evaluator, TASK, waits=waits)  # type: ignore[arg-type]
     if reason is None:
         assert result.validation is not None and result.validation.ok and result.validation.filler_status == "fail"
     else:
         assert result.reason == reason
-    assert len(evaluator.calls) == (5 if waits else calls)  # two rounds stop after the first when it decides
+    assert len(evaluator.calls) == (max(5, calls) if waits else calls)  # two rounds stop after the first when it decides
+
+
+def test_the_empty_runs_come_from_the_target_not_a_chosen_number() -> None:
+    """45 runs catch an empty answer passing one run in seven with probability 0.999; two miss it
+    three times in four."""
+    assert (CATCH_RATE, CATCH_PROBABILITY) == (1 / 7, 0.999)
+    assert TARGET_RUNS == runs_to_catch(1 / 7, 0.999) == 45
+    assert (6 / 7) ** 45 <= 0.001 < (6 / 7) ** 44
+    assert runs_to_catch(0.5, 0.75) == 2 and runs_to_catch(0.5, 0.76) == 3  # an exact power needs no extra run
+    assert detection(TARGET_RUNS) >= 0.999 and detection(MIN_RUNS) == pytest.approx(1 - (6 / 7) ** 2)
+
+
+def test_the_budget_bounds_the_runs_of_slow_programs_only() -> None:
+    assert planned_runs(0.0, PROGRAM_BUDGET) == planned_runs(0.05, PROGRAM_BUDGET) == TARGET_RUNS  # cheap: all of them
+    assert planned_runs(PROGRAM_BUDGET / TARGET_RUNS, PROGRAM_BUDGET) == TARGET_RUNS
+    assert planned_runs(PROGRAM_BUDGET / 10, PROGRAM_BUDGET) == 10  # as many as the budget holds
+    assert planned_runs(PROGRAM_BUDGET, PROGRAM_BUDGET) == planned_runs(1000.0, PROGRAM_BUDGET) == MIN_RUNS == 2  # never fewer
+
+
+@pytest.mark.parametrize("waits", [False, True], ids=["quick", "waiting"])
+@pytest.mark.parametrize("at", [3, 30, TARGET_RUNS])
+def test_an_empty_answer_passing_once_in_its_runs_is_caught(waits: bool, at: int) -> None:
+    """A pass on the 30th empty run (or the 45th: the last) drops the task as flaky; the runs stop there."""
+    evaluator = Scripted(["pass"] * 3, ["fail"] * (at - 1) + ["pass"])
+    result, runs = judge(evaluator, TASK, waits=waits)  # type: ignore[arg-type]
+    assert isinstance(result, Dropped) and result.reason == "flaky"
+    assert result.detail == f"the empty answer passed 1 of {at} runs"
+    assert runs == at and evaluator.calls.count("empty") == at
+
+
+@pytest.mark.parametrize("waits", [False, True], ids=["quick", "waiting"])
+def test_an_empty_answer_failing_every_run_is_kept_after_the_target_runs(waits: bool) -> None:
+    evaluator = Scripted(["pass"] * 3, ["fail"])
+    result, runs = judge(evaluator, TASK, waits=waits)  # type: ignore[arg-type]
+    assert not isinstance(result, Dropped) and result.validation is not None and result.validation.ok
+    assert runs == evaluator.calls.count("empty") == TARGET_RUNS
+
+
+def test_a_slow_program_gets_the_runs_its_budget_holds_and_the_cut_is_reported() -> None:
+    """Golden runs of a tenth of the budget: ten empty runs, not 45; a pass on the 11th goes
+    unseen, and the report gives the runs and their chance of catching a one-in-seven pass."""
+    seconds = PROGRAM_BUDGET / 10
+    evaluator = Scripted(["pass"] * 3, ["fail"] * 10 + ["pass"], seconds=[seconds] * 3)
+    result, runs = judge(evaluator, TASK)  # type: ignore[arg-type]
+    assert not isinstance(result, Dropped) and runs == evaluator.calls.count("empty") == 10
+    cheap = replace(TASK, id=TASK.id + "-cheap")
+    report = ProgramGateReport([result, cheap], [], empty_runs={TASK.id: 10, cheap.id: TARGET_RUNS})
+    assert report.short_runs() == [(result, 10, pytest.approx(1 - (6 / 7) ** 10))]
+
+
+def test_an_empty_answer_that_hangs_costs_its_limit_and_gets_few_runs() -> None:
+    """Golden runs of 50 ms, empty runs stopped at 10 s: each costs 10 s, so two of them are all
+    the budget holds (a hang is a failure; its runs are not repeated 45 times)."""
+
+    class Hanging(Scripted):
+        def evaluate(self, task, text, timeout=None, cpu=None) -> Verdict:
+            verdict = super().evaluate(task, text, timeout, cpu)
+            return verdict if text else replace(verdict, duration_s=timeout or 0.0)
+
+    evaluator = Hanging(["pass"] * 3, ["timeout"], seconds=[0.05] * 3)
+    result, runs = judge(evaluator, TASK, limit=30.0)  # type: ignore[arg-type]
+    assert not isinstance(result, Dropped) and runs == planned_runs(10.0, PROGRAM_BUDGET) == 2
+
+
+@pytest.mark.parametrize("golden", [["pass", "pass", "fail"], ["fail", "pass", "pass"]])
+def test_a_flaky_golden_completion_is_dropped_before_the_empty_answers_runs(golden: list[str]) -> None:
+    evaluator = Scripted(golden, ["fail"])
+    result, runs = judge(evaluator, TASK)  # type: ignore[arg-type]
+    assert isinstance(result, Dropped) and result.reason == "flaky" and result.detail.startswith("the golden completion passed")
+    assert runs <= MIN_RUNS and evaluator.calls.count("empty") == runs
+
+
+def test_the_other_empty_runs_go_side_by_side_and_stop_at_the_first_pass() -> None:
+    """With runs on threads the empty answer's other runs are asked for at once; after the first
+    that passes, those not yet started are cancelled."""
+    pool = ThreadPoolExecutor(1)  # one at a time: the others are still queued when the pass comes
+    asked: list[str] = []
+    ran: list[str] = []
+    release = threading.Event()
+
+    def run(text: str) -> Verdict:
+        ran.append(text)
+        if ran.count("") > 5:
+            release.wait(5)  # the run after the pass holds the thread until the gate has decided
+        passes = bool(text) or ran.count("") == 5
+        return Verdict(Status.PASS if passes else Status.FAIL, "", 0.01, "")
+
+    def submit(task, text, timeout) -> Future[Verdict]:
+        asked.append("golden" if text else "empty")
+        return pool.submit(run, text)
+
+    try:
+        result, runs = judge(None, TASK, submit)  # type: ignore[arg-type]
+    finally:
+        release.set()
+        pool.shutdown()
+    assert isinstance(result, Dropped) and result.reason == "flaky" and runs == 5
+    assert asked.count("empty") == TARGET_RUNS  # all asked for at once
+    assert ran.count("") in (5, 6)  # the pass, and the one run perhaps already going: the others cancelled
 
 
 @pytest.mark.parametrize(
@@ -81,7 +192,7 @@ def test_the_runs_go_in_rounds_that_may_run_at_once(waits: bool, expected: list[
 
     result = judge_one(evaluator, TASK, submit, waits)  # type: ignore[arg-type]
     assert result.validation is not None and result.validation.ok
-    assert asked == [kind for round_ in expected for kind in round_]
+    assert asked == [kind for round_ in expected for kind in round_] + ["empty"] * (TARGET_RUNS - 2)  # then the others, at once
 
 
 class Blocking:

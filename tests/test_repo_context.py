@@ -334,6 +334,31 @@ def test_without_a_manifest_the_same_test_rules_apply(tmp_path: Path) -> None:
     assert "latin1" not in code and "huge" not in code
 
 
+def test_a_named_pipe_or_a_socket_named_like_a_source_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    """Opening a named pipe for reading waits for a writer: a ``.py`` pipe in the folder (left by
+    a tool, or by a test of simpilot's own sandbox) once hung every request from that folder."""
+    import os
+    import socket
+    import threading
+
+    root = tmp_path / "loose"
+    write(root, {"pyproject.toml": "[project]\nname = 'loose'\n", "app/main.py": "", "app/helpers.py": "HELPER = 1\n"})
+    os.mkfifo(root / "app/pipe.py")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(root / "app/sock.py"))
+    code: list[str] = []
+    worker = threading.Thread(target=lambda: code.append(prompt_code(request(root / "app/main.py", "python", "x = ", "\n"), 48_000)), daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():  # unblock the reader so the test process can end
+        with open(root / "app/pipe.py", "wb"):
+            pass
+        pytest.fail("building the prompt waited on a named pipe")
+    listener.close()
+    assert "# file: app/helpers.py\nHELPER = 1\n" in code[0]
+    assert "pipe.py" not in code[0] and "sock.py" not in code[0]
+
+
 def test_a_changed_file_is_read_again(py_repo: Path) -> None:
     doc = request(py_repo / "shapes/core.py", "python", "LIMIT = ", "\n")
     assert "def clamp" in prompt_code(doc, 48_000)

@@ -1,5 +1,5 @@
-"""A scenario line is checked when read: its span must be a span (not reversed, nothing negative)
-and its language one simpilot runs; a task that passes these and whose span still lies past its
+"""A scenario line is checked when read: its span must be a span (not reversed, nothing negative),
+its language one simpilot runs, its kind a kind and its test ids ids of that language's tests; a task that passes these and whose span still lies past its
 file's end is refused before the run (``pipeline.check_sources``)."""
 
 from __future__ import annotations
@@ -49,6 +49,12 @@ def test_a_scenario_line_with_a_reversed_span_or_an_unknown_language_names_its_l
     for change, expected in [
         ({"span": {**task.span.to_dict(), "start_byte": task.span.end_byte + 1}}, "'span' is reversed"),
         ({"language": "cobol"}, "field 'language' is 'cobol', expected one of python, java"),
+        ({"kind": "rewrite"}, "field 'kind' is 'rewrite'"),
+        ({"tests": []}, "field 'tests' is an empty list: name the selected tests, or give null"),
+        ({"tests": ["tests/test_stats.py"]}, "expected a pytest node id"),
+        ({"tests": ["tests/test_stats.py::test_mean\ntests/test_stats.py::test_spread"]}, "a test id is one non-empty line"),
+        ({"tests": ["/etc/test_x.py::test_y"]}, "field 'tests' is '/etc/test_x.py'"),
+        ({"tests": ["com.ex.CalcTest#sums"]}, "expected a pytest node id"),  # a Java id for a Python task
     ]:
         scenario = tmp_path / "bad.jsonl"
         write_tasks(scenario, [task])
@@ -70,3 +76,13 @@ def test_a_span_past_the_files_end_is_refused_before_the_run(tiny_repo: Path, tm
     check_sources([task], catalog)
     with pytest.raises(SimpilotError, match=f"task {task.id}: its span ends at byte {size + 5}, past the end of {task.path} \\({size} bytes\\)"):
         check_sources([past], catalog)
+
+
+def test_java_test_ids_are_classes_with_an_optional_method() -> None:
+    from replay.core.records import _test_ids
+
+    assert _test_ids(("com.ex.CalcTest", "com.ex.CalcTest#sums", "Calc$Inner#m[1]"), "java") is not None
+    for bad in ("-p evil", "com.ex.", "1Calc", ""):
+        with pytest.raises(RecordError, match="field 'tests' holds"):
+            _test_ids((bad,), "java")
+    assert _test_ids(None, "java") is None  # the whole suite

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,10 @@ from pygls.workspace import TextDocument
 from replay.run.client import BridgeClient
 from replay.core.manifest import open_repository
 from replay.marking import mark_repository
-from replay.core.records import Kind
+from replay.core.records import Kind, PromptRecord, Timing
 from replay.core.scenarios import document_text
 from replay.run.session import _SyncedDocument, hole_removal, hole_restoration, replay_session, session_order
+from replay.store import Store
 from tests.conftest import tiny_scenario
 
 # A bridge whose "logged-oracle" model answers like the oracle and appends each request's
@@ -119,7 +121,7 @@ async def test_session_replay_with_the_oracle(marked, tmp_path: Path) -> None:
         for method in ("text_document_did_open", "text_document_did_change", "text_document_did_close"):
             original = getattr(lsp, method)
             setattr(lsp, method, lambda params, _m=method, _o=original: (sent.append((_m, params)), _o(params))[1])
-        completions = await replay_session(client, tasks, {repo.name: repo}, on_completion=stored.append)
+        completions = await replay_session(client, tasks, {repo.name: repo}, on_completion=stored.extend)
 
     by_id = {t.id: t for t in tasks}
     assert [c.task_id for c in completions] == [c.task_id for c in stored]
@@ -156,3 +158,63 @@ async def test_skipped_tasks_are_not_asked(marked) -> None:
         completions = await replay_session(client, tasks, {repo.name: repo}, skip=skip)
     assert [c.task_id for c in completions] == [t.id for t in ordered if t.id not in skip]
     assert all(c.ok and c.raw == next(t.ground_truth for t in tasks if t.id == c.task_id) for c in completions)
+
+
+class _SamplingDocument:
+    """An open document of :class:`_SamplingBridge`: every request answered with three samples
+    and the bridge's timing, except at ``failing``, where the model errs."""
+
+    def __init__(self, bridge: _SamplingBridge):
+        self.bridge = bridge
+
+    def change(self, changes: list) -> None:
+        pass
+
+    async def ask_timed(self, cursor, trigger_kind=None):
+        self.bridge.asked += 1
+        timing = Timing(total_ms=100.0 + cursor.line, prompt_tokens=7, answer_tokens=3, tokens="usage")
+        if (cursor.line, cursor.character) == self.bridge.failing:
+            return [], "model_error: HTTP 500", 40.0, timing
+        return [f"sample{i}@{cursor.line}" for i in range(3)], None, 50.0, timing
+
+
+class _SamplingBridge:
+    """Stands in for :class:`BridgeClient`: a model that gives three samples per request, with its
+    timing and the prompt record (what a context strategy sends) at each cursor."""
+
+    pid = 4242
+
+    def __init__(self, failing: tuple[int, int]):
+        self.failing, self.asked = failing, 0
+
+    @asynccontextmanager
+    async def open_document(self, uri: str, language: str, text: str):
+        yield _SamplingDocument(self)
+
+    def prompt_at(self, uri: str, cursor) -> PromptRecord:
+        return PromptRecord("window", 1024, "estimate", {"document": 30 + cursor.line}, 1.5, (0, cursor.line))
+
+
+async def test_a_session_stores_every_sample_with_its_timing_and_prompt(marked, tmp_path: Path) -> None:
+    repo, tasks, _ = marked
+    ordered = [t for group in session_order(tasks).values() for t in group]
+    failing = ordered[1]
+    bridge = _SamplingBridge((failing.cursor.line, failing.cursor.character))
+    store = Store(tmp_path / "session.db")
+    try:
+        await replay_session(bridge, tasks, {repo.name: repo}, on_completion=lambda answers: store.add_completions("r", answers))  # type: ignore[arg-type]
+        stored = store.samples("r")
+    finally:
+        store.close()
+    assert bridge.asked == len(tasks) and set(stored) == {t.id for t in tasks}
+    for task in tasks:
+        line = task.cursor.line
+        samples = stored[task.id]
+        if (line, task.cursor.character) == bridge.failing:  # an error is stored once, as sample 0, with what came with it
+            assert [(c.sample, c.raw, c.error) for c in samples] == [(0, None, "model_error: HTTP 500")]
+        else:
+            assert [(c.sample, c.raw, c.error) for c in samples] == [(i, f"sample{i}@{line}", None) for i in range(3)]
+        for c in samples:
+            assert c.timing == Timing(total_ms=100.0 + line, prompt_tokens=7, answer_tokens=3, tokens="usage")
+            assert c.prompt == PromptRecord("window", 1024, "estimate", {"document": 30 + line}, 1.5, (0, line))
+            assert c.request["session"] is True and c.request["server_pid"] == 4242

@@ -66,3 +66,21 @@ def test_pass_at_k_of_a_report_is_recomputed_from_every_sample() -> None:
     assert summary.pass_at_1 == (2 / 5 + 0) / 2 and summary.pass_at_n == (1 + 0) / 2
     assert summary.low <= summary.pass_at_1 <= summary.high
     assert sample_summary(rows[:1] + rows[5:6], "none", {"a", "b"}) is None  # one sample per task: nothing to add
+
+
+def test_one_outcome_per_run_task_preset_and_sample_the_latest_kept(tmp_path: Path) -> None:
+    """The store's uniqueness: a unit judged again (a re-asked model error, a resume) replaces its
+    outcome instead of adding a second row that every figure would count twice."""
+    store = Store(tmp_path / "s.db")
+    try:
+        store.add_outcome("r", Outcome("t", "none", None, Status.MODEL_ERROR, "model_error: timeout"))
+        store.add_outcome("r", Outcome("t", "none", "x = 1", Status.PASS))  # the request asked again
+        store.add_outcome("r", Outcome("t", "none", "x = 2", Status.FAIL, sample=1))
+        store.add_outcome("r", Outcome("t", "ide", "x = 1", Status.PASS))
+        store.add_outcome("r2", Outcome("t", "none", "x = 3", Status.FAIL))
+        rows = sorted((o.postprocess, o.sample, o.processed, o.status) for o in store.outcomes("r", sample=None))
+        assert rows == [("ide", 0, "x = 1", Status.PASS), ("none", 0, "x = 1", Status.PASS), ("none", 1, "x = 2", Status.FAIL)]
+        assert [(o.processed, o.status) for o in store.outcomes("r2")] == [("x = 3", Status.FAIL)]
+        assert store.db.execute("SELECT count(*) FROM outcomes").fetchone() == (4,)
+    finally:
+        store.close()

@@ -8,7 +8,7 @@ the assignment and every variant.
 
 from __future__ import annotations
 
-from postprocess import HoleContext
+from postprocess import HoleContext, closes_cursor_block
 from postprocess.noise import applicable, assign, corrupt
 
 from .base import CompletionRequest
@@ -33,6 +33,7 @@ class NoisyOracleModel(OracleModel):
     async def complete(self, request: CompletionRequest) -> str:
         for task in self._tasks.candidates(request):
             if self._matches(task, request):
-                ctx = HoleContext(task.language, request.prefix, request.suffix)
+                closes = closes_cursor_block(task.language, request.prefix, task.ground_truth)
+                ctx = HoleContext(task.language, request.prefix, request.suffix, closes_block=closes)
                 return corrupt(self.kinds()[task.id], task.ground_truth, ctx, self.seed, task.id).text
         raise no_match(self.name, request)

@@ -16,9 +16,13 @@ close one block and open the next (``} else {``). So, for an infill (the suffix 
 For a completion (nothing shown after the cursor) the hole ends, by what a completion task is,
 at the end of the innermost block around the cursor: the model is not shown the ``}`` that closes
 it, so an answer that writes that ``}`` (and then, often, the next method) has run past the hole
-and is cut before it. Otherwise only what no file can hold is repaired: a closer that closes
-nothing at all is cut, and a ``)`` or ``]`` left open before the line's final ``;`` (outside a
-``for`` or ``try`` header, a ``;`` cannot be inside parentheses) is closed there.
+and is cut before it. A hole that says it closes the cursor's block (``closes_block``:
+SimCopilot's completion holes run to the ``}`` that closes it) keeps that ``}`` and any closers
+after it; an answer that then writes more code (the next method) is cut after them, while
+``} else {`` and ``} catch (E e) {`` are the statement going on. Otherwise only what no file can
+hold is repaired: a closer that closes nothing at all is cut, and a ``)`` or ``]`` left open
+before the line's final ``;`` (outside a ``for`` or ``try`` header, a ``;`` cannot be inside
+parentheses) is closed there.
 
 A closer that does not match the innermost opener is left alone: no guess about it is safe.
 """
@@ -28,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..bracketview import PAIRS, View, closer_for, ends_in_code, view
+from ..bracketview import PAIRS, View, closer_for, ends_in_code, past_the_blocks, view
 from ..context import HoleContext
 from ..javascan import OPENERS
 
@@ -150,7 +154,7 @@ def _past_the_block(v: View) -> int | None:
 
 def _completion(text: str, ctx: HoleContext, v: View) -> str:
     walk = _walk(v)
-    past = _past_the_block(v)
+    past = past_the_blocks(text, v) if ctx.closes_block else _past_the_block(v)
     if past is not None and (walk.unmatched is None or past < walk.unmatched):
         return _cut(text, past)
     if walk.unmatched is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ..bracketview import past_the_blocks, view
 from ..context import HoleContext
 from ..fits import cursor_in_code, fits_better, fits_no_worse
 from ..javascan import OPENERS, code_brackets, match
@@ -144,11 +145,15 @@ def _completion_scope_end(text: str, ctx: HoleContext) -> str:
     the ``}`` that closes it, so a Java answer that writes it has run past the hole and is cut
     there — unless nothing at all follows the cursor and the answer closes every block the prefix
     opened: then it completes the file, which cutting would leave unbalanced (the end of a
-    program, where DevBench's golden completions finish one class and write the next). A Python
-    completion may stop anywhere, even mid-statement, and its block's end is not written, so the
-    parse cannot judge a cut: it is left alone."""
+    program, where DevBench's golden completions finish one class and write the next). A hole
+    that closes the cursor's block (``closes_block``) ends after the answer's closers of it: only
+    code written past them is cut. A Python completion may stop anywhere, even mid-statement, and
+    its block's end is not written, so the parse cannot judge a cut: it is left alone."""
     if ctx.language == "python":
         return text
+    if ctx.closes_block:
+        past = past_the_blocks(text, view(ctx.prefix, text, None)) if cursor_in_code(ctx.prefix) else None
+        return text if past is None else text[:past].rstrip()
     exit = _first_block_exit(text)
     if exit is None or not cursor_in_code(ctx.prefix):
         return text

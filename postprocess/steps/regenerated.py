@@ -18,9 +18,11 @@ than without it (``postprocess.fits``): dropping a redundant copy never breaks t
 line the file needs usually does.
 
 Lines match when equal up to white space, or, for longer lines, when rapidfuzz's indel ratio is at
-least ``FUZZY_RATIO`` *and* both hold the same names and numbers in the same order: a copy that
-differs in punctuation or spacing is a copy, but ``this.colIdx = new int[n];`` after
-``this.rowIdx = new int[n];`` is new code, however similar.
+least ``FUZZY_RATIO`` *and* both hold the same names, numbers and operators in the same order: a
+copy that differs in spacing, quotes or a separator (``,`` ``;``) is a copy, but
+``this.colIdx = new int[n];`` after ``this.rowIdx = new int[n];`` is new code, however similar,
+and so are ``if x > 0:`` and ``return "+Inf"`` after ``if x < 0:`` and ``return "-Inf"``: real
+code handles neighbouring cases in lines that differ only there.
 
 Only what is cut is removed: the answer's own white space (a leading newline at an end-of-line
 cursor, trailing blank lines) is kept as it came.
@@ -40,7 +42,9 @@ FUZZY_MIN_LENGTH = 12
 WINDOW = 30
 MIN_LEAD = 2  # a copied start of the cursor's line must say at least this much (``if``, ``x =``)
 
-_WORDS = re.compile(r"\w+")
+# The tokens two fuzzily equal lines must share: names, numbers, and every symbol but the quotes
+# and separators a copy may spell differently (``'a'``/``"a"``, a trailing ``;`` or ``,``).
+_TOKENS = re.compile(r"\w+|[^\w\s'\"`,;]")
 
 
 def _norm(line: str) -> str:
@@ -55,7 +59,7 @@ def lines_match(a: str, b: str) -> bool:
     na, nb = _norm(a), _norm(b)
     if na == nb:
         return bool(na)
-    if min(len(na), len(nb)) < FUZZY_MIN_LENGTH or _WORDS.findall(na) != _WORDS.findall(nb):
+    if min(len(na), len(nb)) < FUZZY_MIN_LENGTH or _TOKENS.findall(na) != _TOKENS.findall(nb):
         return False
     return fuzz.ratio(na, nb) >= FUZZY_RATIO
 

@@ -232,10 +232,14 @@ def _cuts(text: str) -> list[str]:
 
 def _best_cut(hole: _Hole) -> str:
     """The longest cut that parses as one run of syntax at the hole, else the longest that parses,
-    else the answer itself."""
+    else the answer itself. The cuts of a run-on answer lie in its first MAX_LINES lines (one
+    closer aside): they are parsed from the parse of those lines, not of the whole answer, since
+    each parse edits a copy of the tree it starts from, at a cost that grows with that tree."""
+    head = "\n".join(hole.text.split("\n")[:MAX_LINES])
+    near = hole if head == hole.text else _Hole(head, hole.ctx, hole.prefix, hole.shown)
     parsing = None
     for cut in _cuts(hole.text):
-        events = hole.events(cut)
+        events = (near if len(cut) <= len(head) else hole).events(cut)
         if events is None:
             continue
         empty = hole.empty()

@@ -81,6 +81,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import subprocess
 import sys
 import tomllib
@@ -113,6 +114,15 @@ _SKIP_DIRS = {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "v
 def project_root() -> Path:
     """The folder holding the bundled ``repos/`` and ``scenarios/`` (the source checkout)."""
     return Path(__file__).resolve().parents[2]
+
+
+def is_regular_file(path: Path) -> bool:
+    """Whether ``path`` is (or links to) a regular file: a named pipe, socket or device named
+    like a source file is no source, and opening a pipe to read it would wait forever."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +184,7 @@ class Manifest:
             for dirpath, dirnames, filenames in os.walk(base):
                 dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
                 for fn in filenames:
-                    if fn.endswith(self.extensions):
+                    if fn.endswith(self.extensions) and is_regular_file(Path(dirpath) / fn):
                         rel = (Path(dirpath) / fn).relative_to(self.root).as_posix()
                         if not self.is_test_path(rel):
                             found.add(rel)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
@@ -99,7 +100,8 @@ class Status(str, enum.Enum):
     COMPILE_ERROR = "compile_error"
     UNDEFINED_NAME = "undefined_name"
     RUNTIME_ERROR = "runtime_error"
-    TIMEOUT = "timeout"
+    TIMEOUT = "timeout"  # stopped at its wall-clock timeout or its CPU-time limit
+    OUT_OF_MEMORY = "out_of_memory"  # ran out of memory: killed by the OOM killer, or an allocation failed (replay/execution/run_end.py)
     TESTS_NOT_RUN = "tests_not_run"  # the selected tests were not all reported as run (os._exit(0), System.exit)
     TAMPERED = "tampered"  # the code under test replaced parts of the test framework
     UNVERIFIED = "unverified"  # the command exited 0 but gives no per-test results to prove it
@@ -291,10 +293,11 @@ class Task:
         decision = _field(d, "decision", str, '"no_suggestion" or "one_line"', optional=True)
         if decision is not None and decision not in {x.value for x in Decision}:
             raise RecordError(f'field \'decision\' is {decision!r}, expected "no_suggestion" or "one_line"')
+        language = _language(_field(d, "language", str, text))
         return cls(
             id=_field(d, "id", str, text),
             repo=_field(d, "repo", str, text),
-            language=_language(_field(d, "language", str, text)),
+            language=language,
             path=relative_path(_field(d, "path", str, text)),
             kind=Kind(kind),
             construct=_field(d, "construct", str, text),
@@ -307,11 +310,38 @@ class Task:
             labels=_strings(d, "labels") or (),
             comment_distance=_field(d, "comment_distance", int, "an integer or null", optional=True),
             reference_distance=_field(d, "reference_distance", int, "an integer or null", optional=True),
-            tests=_strings(d, "tests"),
+            tests=_test_ids(_strings(d, "tests"), language),
             validation=None if validation is None else Validation.from_dict(validation, "validation."),
             schema_version=version,
             decision=None if decision is None else Decision(decision),
         )
+
+
+_JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
+
+
+def _test_ids(ids: tuple[str, ...] | None, language: str) -> tuple[str, ...] | None:
+    """``ids`` when each can name a test of ``language``: a Python node id (``tests/test_x.py::
+    test_y``, its file a plain relative path) or a Java class, with a method after ``#``. Ids are
+    handed to the test runner one a line, so a line break would make one id two; an empty list
+    would select no test, and a run of no test proves nothing (``null`` runs the whole suite)."""
+    if ids is None:
+        return None
+    if not ids:
+        raise RecordError("field 'tests' is an empty list: name the selected tests, or give null to run the whole suite")
+    for i, test in enumerate(ids):
+        where = f"field 'tests' holds {test!r} at position {i}"
+        if not test or any(c in test for c in "\n\r\0"):
+            raise RecordError(f"{where}: a test id is one non-empty line")
+        if language == "python":
+            file, sep, name = test.partition("::")
+            if not (sep and name and file.endswith(".py")):
+                raise RecordError(f"{where}, expected a pytest node id such as 'tests/test_x.py::test_y'")
+            relative_path(file, "tests")
+        elif language == "java":
+            if not _JAVA_CLASS.fullmatch(test.partition("#")[0]):
+                raise RecordError(f"{where}, expected a test class such as 'com.example.FooTest', or 'com.example.FooTest#method'")
+    return ids
 
 
 def _language(language: str) -> str:

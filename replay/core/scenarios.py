@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from postprocess import closes_cursor_block
 from postprocess.context import HoleContext
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task, json_kind
@@ -106,7 +107,10 @@ def document_text(task: Task, original: bytes) -> str:
 
 
 def hole_context(task: Task, original: bytes) -> tuple[str, HoleContext]:
-    """The document the editor has open for ``task`` and the post-processors' view of it."""
+    """The document the editor has open for ``task`` and the post-processors' view of it. A hole
+    whose ground truth closes the cursor's block (SimCopilot's Java completions end with that
+    ``}``) is one whose answers may too: the presets are told so (``HoleContext.closes_block``)."""
     document = document_text(task, original)
     prefix = original[: task.span.start_byte].decode("utf-8")
-    return document, HoleContext(task.language, prefix, document[len(prefix) :])
+    closes = closes_cursor_block(task.language, prefix, task.ground_truth)
+    return document, HoleContext(task.language, prefix, document[len(prefix) :], closes_block=closes)

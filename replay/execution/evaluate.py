@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from postprocess.editor_text import as_saved
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest, RepoCatalog, has_pytest_word, with_pytest_options
 from replay.core.programs import fill
@@ -32,6 +33,7 @@ from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_fi
 from replay.execution.program_runs import ProgramRuns, classify_program, program_shortfall
 from replay.execution.proof import PYTEST_PLUGIN, Answer, Channel, Proof, Shortfall, parse_junit_xml, shortfall, tampering, with_tampering
 from replay.execution.python_checks import compile_status, may_read_names, undefined_names
+from replay.execution.run_end import ended, is_memory_error, stopped_by_limit
 from replay.execution.sandbox import ProcessResult, Sandbox
 from replay.execution.warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
 from replay.execution.workcopy import COPY_PREFIX, WorkCopy
@@ -67,8 +69,8 @@ def _with_proof(argv: list[str]) -> list[str]:
 
 
 def apply(task: Task, original: bytes, text: str) -> bytes:
-    """The file with the hole replaced by ``text``."""
-    return original[: task.span.start_byte] + text.encode("utf-8") + original[task.span.end_byte :]
+    """The file with the hole replaced by ``text`` (as an editor saves it: :func:`as_saved`)."""
+    return original[: task.span.start_byte] + as_saved(text).encode("utf-8") + original[task.span.end_byte :]
 
 
 def classify_failure(result: ProcessResult, text: str, task: Task, patched: str, gap: Shortfall | None = None) -> tuple[Status, str]:
@@ -77,13 +79,16 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
     tail = result.output_tail
     if gap is not None and gap.kind == "tampered":  # first: the run's other signs are the answer's to choose
         return Status.TAMPERED, gap.detail
-    if result.busy:
-        return Status.TIMEOUT, "the tests used up their CPU time (a busy loop)"
-    if result.timed_out:
-        return Status.TIMEOUT, "the tests did not finish in time"
     failed = _PYTEST_FAILED.findall(tail)
     errors = [name for name, _ in failed if name and name not in _ASSERTION_WORDS] + [name for name, _ in _E_LINE.findall(tail)]
     first = next((line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR", "E "))), "")
+    end = ended(result, [*errors, *(result.proof.errors if result.proof else ())])  # the one rule: run_end.py
+    if end.timed_out:
+        return Status.TIMEOUT, end.describe("the tests")
+    if end.out_of_memory:  # which test ran out, where the output names it
+        named = (line for line in tail.splitlines() if line.startswith(("FAILED", "ERROR")) and is_memory_error(line.partition(" - ")[2]))
+        where = next(named, first)
+        return Status.OUT_OF_MEMORY, end.describe("the tests") + (f": {where}" if where and not end.oom_kills else "")
     if not text.strip():
         return Status.EMPTY, first or (gap.detail if gap else f"exit {result.returncode}")
     if gap is not None and gap.kind == "not_run":  # no test failed: what the output says is not evidence
@@ -118,10 +123,11 @@ def classify_failure(result: ProcessResult, text: str, task: Task, patched: str,
 def classify_output(result: ProcessResult, text: str, task: Task, patched: str, gap: Shortfall) -> tuple[Status, str]:
     """Why a run of a program whose output is compared did not pass (``gap.detail`` names the
     first differing line, or the exit status and the line the program ended on)."""
-    if result.busy:
-        return Status.TIMEOUT, "the program used up its CPU time (a busy loop)"
-    if result.timed_out:
-        return Status.TIMEOUT, "the program did not finish in time"
+    end = ended(result, [crash_line(result.output_tail)])  # the one rule: run_end.py
+    if end.timed_out:
+        return Status.TIMEOUT, end.describe("the program")
+    if end.out_of_memory:
+        return Status.OUT_OF_MEMORY, end.describe("the program")
     if not text.strip():
         return Status.EMPTY, gap.detail
     if task.language == "python" and may_read_names(text):
@@ -286,7 +292,7 @@ class Evaluator:
             return result
         keep = compile_filter(manifest.compare_lines)
         return dataclasses.replace(
-            result, proof=judge(reference, result.output, result.output_size, result.returncode, result.timed_out, keep)
+            result, proof=judge(reference, result.output, result.output_size, result.returncode, result.timed_out, keep, ended(result))
         )
 
     def reference_output(self, manifest: Manifest) -> Lines:
@@ -405,6 +411,7 @@ class Evaluator:
         of decision tasks needs the tests' own verdict on its insertions)."""
         manifest = self.catalog.get(task.repo)
         original = self.original(task)
+        text = as_saved(text)
         if manifest.programs is not None:
             program = fill(original[: task.span.start_byte].decode("utf-8"), text, original[task.span.end_byte :].decode("utf-8"))
             return self._evaluate_program(manifest, task, text, program, timeout, cpu)
@@ -421,7 +428,7 @@ class Evaluator:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)
         classify = classify_output if manifest.compare_output else classify_failure
         status, detail = classify(result, text, task, patched.decode("utf-8"), gap)
-        proven = result.timed_out or gap.kind == "failed"
+        proven = stopped_by_limit(result) or gap.kind == "failed"
         return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
 
     def _evaluate_program(
@@ -436,7 +443,7 @@ class Evaluator:
         if gap is None:
             return Verdict(Status.PASS, "", result.duration_s, result.output_tail, proof=result.proof)
         status, detail = classify_program(result, text, gap)
-        proven = result.timed_out or gap.kind == "failed"
+        proven = stopped_by_limit(result) or gap.kind == "failed"
         return Verdict(status, detail, result.duration_s, result.output_tail, proven, result.proof)
 
     def close(self) -> None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from replay.core.errors import SimpilotError
 from replay.execution.proof import Proof
+from replay.execution.run_end import RunEnd
 
 OUTPUT_TEST = "output"  # the one test id of an output comparison
 OUTPUT_LIMIT = 4 << 20  # bytes of a run's output kept for the comparison
@@ -114,13 +115,24 @@ def too_long(size: int | None) -> bool:
     return size is not None and size > OUTPUT_LIMIT
 
 
-def judge(reference: Lines, output: str | None, size: int | None, returncode: int, timed_out: bool, keep: re.Pattern[str] | None) -> Proof:
+def judge(
+    reference: Lines,
+    output: str | None,
+    size: int | None,
+    returncode: int,
+    timed_out: bool,
+    keep: re.Pattern[str] | None,
+    end: RunEnd | None = None,
+) -> Proof:
     """The proof of one run against the untouched program's ``reference`` lines: ``output`` is
-    the run's normalised output (its first :data:`OUTPUT_LIMIT` bytes), ``size`` its whole size."""
+    the run's normalised output (its first :data:`OUTPUT_LIMIT` bytes), ``size`` its whole size;
+    ``end``: what ended the run (``run_end.py``), when it is known."""
 
     def failed(why: str) -> Proof:
         return Proof({OUTPUT_TEST: "failed"}, errors=(why,), started=True, finished=True)
 
+    if end is not None and (end.timed_out or end.out_of_memory):
+        return failed(end.describe("the program"))
     if timed_out:
         return failed("the program did not finish in time")
     if output is None:

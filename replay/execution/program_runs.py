@@ -30,6 +30,7 @@ from replay.core.records import Status, Task
 from replay.execution import programs
 from replay.execution.admission import Admission
 from replay.execution.proof import Shortfall, shortfall
+from replay.execution.run_end import ended
 from replay.execution.sandbox import ProcessResult, Sandbox
 
 PROGRAM_TIMEOUT = 30.0  # DevBench's harness gives each program 30 seconds
@@ -165,12 +166,14 @@ def program_shortfall(result: ProcessResult) -> Shortfall | None:
 
 
 def classify_program(result: ProcessResult, text: str, gap: Shortfall) -> tuple[Status, str]:
-    """Why a program run did not pass: the launcher's error record names the class."""
-    if result.busy:
-        return Status.TIMEOUT, "the program used up its CPU time (a busy loop)"
-    if result.timed_out:
-        return Status.TIMEOUT, "the program did not finish in time"
+    """Why a program run did not pass: what ended it (``run_end.py``), else the launcher's error
+    record names the class."""
     message = result.proof.errors[0] if result.proof is not None and result.proof.errors else ""
+    end = ended(result, [message] if message and not message.startswith(programs.COMPILE_ERROR) else [])
+    if end.timed_out:
+        return Status.TIMEOUT, end.describe("the program")
+    if end.out_of_memory:
+        return Status.OUT_OF_MEMORY, message if message and not end.oom_kills else end.describe("the program")
     if not text.strip():
         return Status.EMPTY, message or gap.detail
     if not message:  # no error record: the process went away before its end (os._exit, a signal, a crash)

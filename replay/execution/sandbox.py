@@ -35,6 +35,10 @@ Policy (this *is* a security boundary, unlike evalplus's guard):
   ``Limits.processes`` tasks, and all processes together at ``Limits.memory_bytes``;
 * a wall-clock timeout kills the whole process group, and then everything left in the sandbox's
   cgroups;
+* what ended a run (wall time, CPU time, memory, a signal) is decided by one rule,
+  ``run_end.how_it_ended``, from what is known here: the exit status, the timeout, the CPU
+  budget (``SIGXCPU`` at it, ``SIGKILL`` a second later) and the CPU time the sandbox's cgroup
+  counted, and the out-of-memory kills its memory cgroup counted;
 * the environment is rebuilt from scratch, so secrets in the caller's environment never reach it;
 * output goes to a file (not a pipe held in memory) and only its tail is kept (and, for an
   output comparison, its first ``keep_output`` bytes).
@@ -45,6 +49,7 @@ Without bubblewrap, model output is not run unless the caller explicitly chose
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import shutil
@@ -57,11 +62,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from replay.core.environment import readable_folders
 from replay.core.errors import SimpilotError
 from replay.execution import proctree
 from replay.execution.proof import Channel, Proof
+from replay.execution.run_end import RunEnd, how_it_ended
 
 TAIL_BYTES = 4000
 
@@ -86,6 +93,7 @@ class ProcessResult:
     busy: bool = False  # stopped for using up its CPU-time budget (a busy loop), counted as timed out
     output: str | None = None  # the output's first ``keep_output`` bytes, when they were asked for
     output_size: int | None = None  # the whole output's size in bytes, when ``output`` was kept
+    end: RunEnd | None = None  # what ended the run and the facts it was decided from (``run_end.py``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +124,8 @@ class Sandbox:
         prefix = (
             [
                 "prlimit",
-                f"--cpu={limits.cpu_seconds if cpu_limit else 'unlimited'}",
+                # SIGXCPU at the limit, which says the run used up its CPU time; SIGKILL a second later
+                f"--cpu={f'{limits.cpu_seconds}:{limits.cpu_seconds + 1}' if cpu_limit else 'unlimited'}",
                 f"--as={limits.memory_bytes}",
                 f"--fsize={limits.file_bytes}",
                 f"--nproc={limits.processes}",
@@ -215,7 +224,7 @@ class Sandbox:
             try:
                 timed_out = not _ended(proc, timeout)
             finally:
-                kill_group(proc)
+                finished = _finish(proc)
             duration = time.monotonic() - start
             out.seek(0, os.SEEK_END)
             size = out.tell()
@@ -227,7 +236,13 @@ class Sandbox:
                 whole = out.read(keep_output).decode("utf-8", "replace")
         code = -signal.SIGKILL if timed_out else exit_status(proc.returncode, self.enabled)
         proof = channel.proof() if channel else None
-        return ProcessResult(code, timed_out, duration, tail, proof, output=whole, output_size=size if whole is not None else None)
+        budget = self.limits.cpu_seconds if self.prlimit else None
+        # the CPU time of the sandbox's cgroup, else of the process itself where it is the command (no
+        # sandbox): bubblewrap does not wait for the command, so its own usage does not count it
+        cpu_used = finished.cgroup_cpu if finished.cgroup_cpu is not None else None if self.enabled else finished.own_cpu
+        end = how_it_ended(code, wall_timed_out=timed_out, cpu_budget=budget, cpu_used=cpu_used, oom_kills=finished.oom_kills)
+        size_kept = size if whole is not None else None
+        return ProcessResult(code, end.timed_out, duration, tail, proof, busy=end.busy, output=whole, output_size=size_kept, end=end)
 
     def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
         """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its
@@ -259,6 +274,18 @@ class Sandbox:
         return proc
 
 
+def with_budget(result: ProcessResult, cpu_budget: float | None) -> ProcessResult:
+    """``result`` decided again by the rule (``run_end.py``) with the run's own CPU budget: for a
+    runner that set a tighter CPU limit inside the sandbox's (``prlimit``, ``setrlimit``)."""
+    end = result.end
+    if end is None:
+        return result
+    end = how_it_ended(
+        end.returncode, wall_timed_out=end.wall_timed_out, cpu_budget=cpu_budget, cpu_used=end.cpu_used, oom_kills=end.oom_kills
+    )
+    return dataclasses.replace(result, timed_out=end.timed_out, busy=end.busy, end=end)
+
+
 def _ended(proc: subprocess.Popen, timeout: float) -> bool:
     """Whether ``proc`` ended within ``timeout`` seconds (it is reaped by :func:`kill_group`)."""
     done = proctree.ended(proc.pid, timeout)
@@ -273,12 +300,51 @@ def _ended(proc: subprocess.Popen, timeout: float) -> bool:
 
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill everything ``proc`` started, even processes that outlived it or left its group."""
+    _finish(proc)
+
+
+class _Finished(NamedTuple):
+    """What the end of a sandboxed process leaves to know (for the rule of ``run_end.py``)."""
+
+    own_cpu: float | None  # CPU seconds of the process and the descendants it waited for
+    cgroup_cpu: float | None  # CPU seconds of everything in its cgroups (None: no CPU accounting)
+    oom_kills: int  # its processes the out-of-memory killer ended
+
+
+def _finish(proc: subprocess.Popen) -> _Finished:
+    """:func:`kill_group`, keeping what the run's end needs from its cgroups before they go."""
     proctree.kill_group(proc.pid)
-    proc.wait()
+    cpu = _wait(proc)
     with _LOCK:
         groups = _GROUPS.pop(proc.pid, None)
-    if groups is not None:
-        groups.remove()
+    if groups is None:
+        return _Finished(cpu, None, 0)
+    finished = _Finished(cpu, groups.cpu_seconds(), groups.oom_kills())
+    groups.remove()
+    return finished
+
+
+def _wait(proc: subprocess.Popen) -> float | None:
+    """Wait for ``proc`` and give its CPU seconds, its waited-for descendants' included (bubblewrap
+    waits for the command, so a sandboxed run's are there). None when it was waited for already."""
+    if proc.returncode is None:
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except ChildProcessError:  # waited for by another: subprocess knows its status
+            proc.wait()
+            return None
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return usage.ru_utime + usage.ru_stime
+    proc.wait()
+    return None
+
+
+def memory_kills(proc: subprocess.Popen) -> int:
+    """How many processes of ``proc``'s sandbox the out-of-memory killer has ended so far (0
+    without cgroups of its own). A resident server's runs each take the difference."""
+    with _LOCK:
+        groups = _GROUPS.get(proc.pid)
+    return groups.oom_kills() if groups is not None else 0
 
 
 def exit_status(returncode: int, sandboxed: bool) -> int:
@@ -354,6 +420,7 @@ class _Cgroups:
         settings = {
             "pids": {"pids.max": str(limits.processes)},
             "memory": {"memory.limit_in_bytes": str(limits.memory_bytes), "memory.max": str(limits.memory_bytes)},
+            "cpuacct": {},  # counts the CPU time of the whole sandbox (cgroup v1; v2 counts it in every group)
         }
         folders: list[Path] = []
         try:
@@ -369,6 +436,39 @@ class _Cgroups:
             cls(tuple(folders)).remove()
             return None
         return cls(tuple(folders)) if folders else None
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time of everything that ran in these cgroups: on cgroup v1 the larger of
+        ``cpuacct.usage`` and ``usage_user + usage_sys`` (nanoseconds; the second follows the
+        sampled clock that ``RLIMIT_CPU`` counts, which runs ahead of the first), on cgroup v2
+        ``usage_usec`` of ``cpu.stat``; None without either."""
+        for folder in self.folders:
+            try:
+                counts = [int((folder / f"cpuacct.{name}").read_text()) for name in ("usage", "usage_user", "usage_sys")]
+                return max(counts[0], counts[1] + counts[2]) / 1e9
+            except (OSError, ValueError):
+                pass
+            try:
+                stat = dict(line.split(" ", 1) for line in (folder / "cpu.stat").read_text().splitlines() if " " in line)
+                return int(stat["usage_usec"]) / 1e6
+            except (OSError, ValueError, KeyError):
+                pass
+        return None
+
+    def oom_kills(self) -> int:
+        """The processes the out-of-memory killer ended in these cgroups: ``oom_kill`` of
+        ``memory.events`` (cgroup v2) or of ``memory.oom_control`` (cgroup v1, Linux 4.13)."""
+        kills = 0
+        for folder in self.folders:
+            for name in ("memory.events", "memory.oom_control"):
+                try:
+                    lines = (folder / name).read_text().splitlines()
+                except OSError:
+                    continue
+                kills += sum(
+                    int(value) for key, _, value in (line.partition(" ") for line in lines) if key == "oom_kill" and value.isdigit()
+                )
+        return kills
 
     def remove(self) -> None:
         """Kill whatever is still in these cgroups, then delete them."""
@@ -412,7 +512,7 @@ def _find_parents() -> list[tuple[Path, tuple[str, ...]]]:
     found: list[tuple[Path, tuple[str, ...]]] = []
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        wanted = tuple(c for c in ("pids", "memory") if c in controllers.split(","))
+        wanted = tuple(c for c in ("pids", "memory", "cpuacct") if c in controllers.split(","))
         if wanted:  # cgroup v1: one hierarchy per controller
             folder = _CGROUP_ROOT / controllers / path.lstrip("/")
             if os.access(folder, os.W_OK):

@@ -5,7 +5,7 @@ answers under four presets), and the same text often lands in the same hole more
 empty answer, or a recorded answer identical to the ground truth. A verdict depends only on the
 task, the text and the run's limits under one evaluator (same sandbox, same suite), so each such
 combination is tested once. Never used where repeating a run is the point (the gate's stability
-check runs its filler twice on a plain :class:`Evaluator`).
+check runs its filler again and again on a plain :class:`Evaluator`).
 """
 
 from __future__ import annotations

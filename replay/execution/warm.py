@@ -40,7 +40,8 @@ from replay.core.manifest import Manifest
 from replay.execution.java_runner import toolchain
 from replay.execution.proctree import descendants, process_cpu
 from replay.execution.proof import Answer, new_token, parse, sign, with_tampering
-from replay.execution.sandbox import TAIL_BYTES, ProcessResult, Sandbox, exit_status, kill_group
+from replay.execution.run_end import how_it_ended
+from replay.execution.sandbox import TAIL_BYTES, ProcessResult, Sandbox, exit_status, kill_group, memory_kills
 
 START_TIMEOUT = 120.0  # a cold JVM on a loaded machine
 GRACE = 10.0  # the pytest server enforces the timeout itself; this only catches a stuck server
@@ -72,6 +73,7 @@ class _Resident:
         self._processes = 0  # the server's own processes (bubblewrap's init, the server)
         self._pids: list[int] = []  # the server's processes, whose CPU time a run's budget counts
         self.closed_output = False  # whether the last read ended because the server's output closed
+        self._oom_kills = 0  # the sandbox's out-of-memory kills before the current run
 
     def _ensure(self) -> subprocess.Popen:
         if self.proc is not None and (self.proc.poll() is not None or self.runs >= MAX_RUNS):
@@ -121,7 +123,7 @@ class _Resident:
         return line
 
     def _send(self, line: str) -> float:
-        self._ensure()
+        self._oom_kills = memory_kills(self._ensure())
         self.runs += 1
         start = time.monotonic()
         try:
@@ -136,16 +138,34 @@ class _Resident:
         self.proc.stdin.write(request)
         self.proc.stdin.flush()
 
-    def _gone(self, start: float, timed_out: bool, tail: str, report: str = "", token: str = "", busy: bool = False) -> ProcessResult:
+    def _run_oom_kills(self) -> int:
+        """The processes the out-of-memory killer ended during the current run."""
+        return memory_kills(self.proc) - self._oom_kills if self.proc is not None else 0
+
+    def _gone(
+        self,
+        start: float,
+        timed_out: bool,
+        tail: str,
+        report: str = "",
+        token: str = "",
+        busy: bool = False,
+        cpu: tuple[float, float] | None = None,
+    ) -> ProcessResult:
         """The result of a run during which the server stopped answering or was stopped (``busy``:
-        for using up its CPU budget); the server is replaced. What the run reported before
-        (``report``) is kept as its proof: never an end record."""
+        for using up its CPU budget, ``cpu``: that budget and what the run used); the server is
+        replaced. What the run reported before (``report``) is kept as its proof: never an end
+        record. How the run ended is decided by the rule (``run_end.py``)."""
         proc = self.proc
+        oom_kills = self._run_oom_kills()  # before the sandbox's cgroups go with the server
         self.close()  # waits for the process: its status is known from here on
         status = proc.returncode if proc is not None and not timed_out else None  # None: it did not die
         code = exit_status(status, self.sandbox.enabled) if status is not None else -signal.SIGKILL
-        why = "the tests did not finish in time" if timed_out else f"the test process exited (status {code}) {DIED_MID_RUN}"
-        return ProcessResult(code, timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), parse(report, token), busy=busy)
+        budget, used = cpu if cpu is not None else (None, None)
+        end = how_it_ended(code, wall_timed_out=timed_out and not busy, cpu_budget=budget, cpu_used=used, oom_kills=oom_kills)
+        why = end.describe() if end.timed_out or end.out_of_memory else f"the test process exited (status {code}) {DIED_MID_RUN}"
+        proof = parse(report, token)
+        return ProcessResult(code, end.timed_out, time.monotonic() - start, (tail + "\n" + why).strip(), proof, used, end.busy, end=end)
 
     def close(self) -> None:
         if self.proc is not None:
@@ -175,11 +195,12 @@ class ForkServer(_Resident):
         if line is None:
             return self._gone(start, timed_out=not self.closed_output, tail="")
         answer_line = json.loads(line)
+        oom_kills = self._run_oom_kills()
         if answer_line.get("restart"):
             self.close()
-        return self._result(answer_line, token, start, cpu, budget)
+        return self._result(answer_line, token, start, budget, oom_kills)
 
-    def _result(self, answer: dict, token: str, start: float, cpu: float | None, budget: int) -> ProcessResult:
+    def _result(self, answer: dict, token: str, start: float, budget: int, oom_kills: int = 0) -> ProcessResult:
         proof = parse(answer.get("report", ""), token)
         planted = [f"planted-scratch {path}" for path in answer.get("planted") or ()]
         if planted:  # the run wrote where the server keeps its own things
@@ -187,8 +208,8 @@ class ForkServer(_Resident):
         used = float(answer.get("cpu", 0.0))
         # the kernel signals SIGXCPU at the budget, SIGKILL a second later (the hard limit)
         code = answer["returncode"]
-        busy = cpu is not None and (code == -signal.SIGXCPU or (code == -signal.SIGKILL and used >= budget))
-        return ProcessResult(code, answer["timed_out"] or busy, time.monotonic() - start, answer["tail"], proof, used, busy)
+        end = how_it_ended(code, wall_timed_out=answer["timed_out"], cpu_budget=budget, cpu_used=used, oom_kills=oom_kills)
+        return ProcessResult(code, end.timed_out, time.monotonic() - start, answer["tail"], proof, used, end.busy, end=end)
 
 
 class PytestServer(ForkServer):
@@ -316,7 +337,8 @@ class JvmServer(_Resident):
                 timed_out = not self.closed_output
                 for left in self._drain(EXIT_GRACE if self.closed_output else 0.0):
                     take(left, False)
-                return self._gone(start, timed_out, _text(list(lines)[-40:]), "\n".join(records), token, busy=busy)
+                spent = (cpu, process_cpu(self._pids) - cpu_start) if busy and cpu is not None else None
+                return self._gone(start, timed_out, _text(list(lines)[-40:]), "\n".join(records), token, busy, spent)
             line, answer = got
             text = line.decode("utf-8", "replace") if answer else ""
             end = self._end(text, token) if answer else None
@@ -329,7 +351,9 @@ class JvmServer(_Resident):
             for left in self._drain():
                 take(left, False)
             proof = parse("\n".join(records), token)
-            result = ProcessResult(code, False, time.monotonic() - start, _text(lines)[-TAIL_BYTES:], proof, used)
+            ending = how_it_ended(code, oom_kills=self._run_oom_kills())  # it answered: not stopped for its CPU time
+            tail = _text(lines)[-TAIL_BYTES:]
+            result = ProcessResult(code, ending.timed_out, time.monotonic() - start, tail, proof, used, ending.busy, end=ending)
             if restart or fresh or self._left_behind():  # a fresh JVM, and its sandbox, for the next run
                 self.close()
             return result

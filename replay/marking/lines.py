@@ -16,6 +16,14 @@ the marker recognises around them (``if_body``, ``loop_body``, ``statements`` or
 distances and the id are made as for marked holes (:func:`task_from_candidate`); a hole's own
 ``id`` replaces the generated one.
 
+A hole read with SimCopilot's convention (``LineHole.closes_block``: ``--format simcopilot``)
+may also run from a statement to the end of a Java block around it, that block's ``}`` included,
+as SimCopilot's completion holes do; after the ``}`` that takes it out of the cursor's block it
+holds only more closers (or the rest of the statement, ``} else {``). Its task's ground truth then
+closes the cursor's block, which tells the post-processors that the code after the hole goes on
+outside it (``HoleContext.closes_block``). Without the convention such lines are "part of a block"
+and rejected: simpilot's own completion holes end within the innermost block.
+
 A hole that cannot become a task (a file that is not a readable non-test source file, lines out
 of the file, lines that start or end inside a statement or a token, a duplicate) is returned in
 ``LinesResult.rejected`` with the reason, never dropped silently.
@@ -31,6 +39,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from postprocess.bracketview import past_the_blocks, view
 from replay.core.errors import SimpilotError
 from replay.core.manifest import Manifest
 from replay.core.records import Kind, Task, json_kind
@@ -76,6 +85,9 @@ class LineHole:
     last_line: int
     id: str | None = None
     where: str = ""  # where it was read ("holes.jsonl:3", "holes.json entry 3")
+    # The hole may run on to the end of a block around its first line, the block's ``}`` included
+    # (SimCopilot's convention for its holes; a Java task made so closes the cursor's block).
+    closes_block: bool = False
 
     def describe(self) -> str:
         lines = f"line {self.first_line}" if self.first_line == self.last_line else f"lines {self.first_line}-{self.last_line}"
@@ -267,6 +279,9 @@ def _candidate(f: _File, hole: LineHole) -> Candidate | str:
                     return cand
         runs = [_statements(f, start, end, hole) for end in ends]
         run = next((r for r in runs if isinstance(r, Candidate)), runs[0])
+        if not isinstance(run, Candidate) and hole.closes_block:
+            closing = [c for end in ends if (c := _to_block_end(f, start, end, hole)) is not None]
+            run = next((c for c in closing if isinstance(c, Candidate)), closing[0] if closing else run)
     else:
         run = span
     if isinstance(run, Candidate):
@@ -351,6 +366,43 @@ def _statements(f: _File, start: int, end: int, hole: LineHole) -> Candidate | s
         return (
             f"lines {hole.first_line}-{hole.last_line} are part of {part}, not whole statements of one block "
             "(a hole is a run of statements, or an if's condition)"
+        )
+    return Candidate(hole.kind, _construct(f.language, hole.kind, parent, node), start, end, True)
+
+
+def _to_block_end(f: _File, start: int, end: int, hole: LineHole) -> Candidate | str | None:
+    """The span as a hole that starts with a statement (or declaration) and runs on to the end of
+    a block around it, that block's ``}`` included (``LineHole.closes_block``); None when it is
+    not of that shape (only Java blocks have a closer to end on), or why it cannot be one: after
+    the ``}`` that takes it out of the cursor's block it may hold only more closers (and the rest
+    of the statement, ``} else {``), as the post-processors read such a hole."""
+    if f.language != "java":
+        return None
+    node = _leaf(f.root, start)
+    if node.start_byte < start:
+        return None
+    while node.parent is not None and node.parent.start_byte == start and node.parent.end_byte <= end:
+        node = node.parent
+    parent = node.parent
+    containers = _CONTAINERS[f.language]
+    if parent is None or not node.is_named or node.type in _COMMENTS[f.language] or node.type in ("switch_label", "ERROR"):
+        return None
+    if parent.type not in containers and not _is_body(parent, node):
+        return None
+    block: Node | None = parent
+    while block is not None and block.end_byte < end:
+        block = block.parent
+    if block is None or block.end_byte != end or block.type not in containers | {"switch_block"}:
+        return None
+    if not block.children or block.children[-1].type != "}":
+        return None
+    prefix, truth = f.source[:start].decode("utf-8"), f.source[start:end].decode("utf-8")
+    past = past_the_blocks(truth, view(prefix, truth, None))
+    if past is not None:
+        at = start + len(truth[:past].encode("utf-8"))
+        return (
+            f"line {f.row(at)} goes on after the block around line {hole.first_line} is closed: "
+            "a hole that closes its block ends with the closers"
         )
     return Candidate(hole.kind, _construct(f.language, hole.kind, parent, node), start, end, True)
 

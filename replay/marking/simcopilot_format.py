@@ -28,6 +28,11 @@ malformed entry or range. Each range becomes a hole with the id ``<Task_Name>:in
 ``<Task_Name>:completion:<n>`` (``n`` counts from 1 in its list); a range that cannot be a hole
 (beyond the program, inside a statement, in a test file) is rejected by
 :func:`~replay.marking.lines.tasks_from_lines` like any other.
+
+SimCopilot's Java completion holes end with the ``}`` that closes the cursor's block (and, at a
+class's last method, the class's ``}`` too), where simpilot's end within that block. Its holes are
+read with that convention (``LineHole.closes_block``): such lines become a task whose ground truth
+closes the block, and the post-processors keep those closers (``HoleContext.closes_block``).
 """
 
 from __future__ import annotations
@@ -83,7 +88,7 @@ def parse_checkpoints(text: str, name: str, root: Path, extensions: tuple[str, .
             for n, pair in enumerate(ranges, start=1):
                 first, last = _range(pair, f"{where}: {field}[{n - 1}]")
                 hole_id = f"{task_name}:{kind.value}:{n}"
-                holes.append(LineHole(file, kind, first, last, hole_id, f"{where} {hole_id}"))
+                holes.append(LineHole(file, kind, first, last, hole_id, f"{where} {hole_id}", closes_block=True))
     return holes
 
 

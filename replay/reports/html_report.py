@@ -20,7 +20,7 @@ from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
 from replay.reports.decisions_html import decisions_section
 from replay.reports.html_text import esc
-from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, sample_line, source_file
+from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, run_verdict, sample_line, source_file
 from replay.reports.scoreboard import section as scoreboard_section
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.tampering import TamperingRow
@@ -36,6 +36,7 @@ CLASS_COLOURS = {
     "runtime_error": "#e6b34a",
     "fail": "#7a5cb8",
     "timeout": "#3aa1b5",
+    "out_of_memory": "#1f5f6b",
     "empty": "#a9a9a9",
     "suggested": "#d4b996",
     "model_error": "#444444",
@@ -608,7 +609,8 @@ def render_html(report: Report) -> str:
     anchors = {task_id: f"task-{i}" for i, task_id in enumerate(sorted(by_task))}
     small = [(s, r) for s in sections for r in s.rows if r.small]
     runs = "".join(
-        f"<tr>{td(r.run_id)}{td(r.model)}{td(r.created)}{td(r.scenario_hash[:12])}{td(', '.join(s.preset for s in sections if s.run_id == r.run_id))}</tr>"
+        f"<tr>{td(r.run_id)}{td(r.model)}{td(r.created)}{td(r.scenario_hash[:12])}{td(', '.join(s.preset for s in sections if s.run_id == r.run_id))}"
+        f"{td(run_verdict(r))}</tr>"
         for r in report.runs
     )
     legend = "".join(
@@ -624,7 +626,7 @@ def render_html(report: Report) -> str:
         + ('<a href="#tampering">tampering</a>' if report.tampering else "")
         + '<a href="#trends">trends</a><a href="#similarity">similarity</a><a href="#comparisons">comparisons</a>'
         '<a href="#latency">latency</a><a href="#table">all strata</a><a href="#tasks">tasks</a></nav>',
-        sortable(["run", "model", "created", "scenario hash", "presets"], [runs]),
+        sortable(["run", "model", "created", "scenario hash", "presets", "how verdicts were reached"], [runs]),
         f"<p>Intervals: <b>{esc(report.interval)}</b>. Cut-offs, computed once over the {len(report.tasks)} tasks of this report:</p><ul>{cut}</ul>",
         f'<p class="warn">⚠ {len(small)} of {sum(len(s.rows) for s in sections)} strata have fewer than {SMALL_STRATUM} tasks: '
         "they are drawn pale with dashed outlines and flagged “⚠ n&lt;10” everywhere; read their intervals with care.</p>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from replay.core.errors import SimpilotError
+from replay.core.records import Status
 from replay.reports.models import ModelRun, SampleScore
 from replay.store import Store
 
@@ -42,10 +43,11 @@ def load_model_runs(store: Store, run_ids: Sequence[str], preset: str) -> tuple[
         by_task: dict[str, list[tuple[int, SampleScore]]] = {}
         for o in outcomes:
             m = metrics.get((o.task_id, o.postprocess, o.sample))
-            score = SampleScore(o.passed, m.devbench_line0 if m else 0, m.devbench_cosine if m else 0.0)
+            error = (o.detail or "no answer") if o.status is Status.MODEL_ERROR else ""
+            score = SampleScore(o.passed, m.devbench_line0 if m else 0, m.devbench_cosine if m else 0.0, error)
             by_task.setdefault(o.task_id, []).append((o.sample, score))
         samples = {task_id: [score for _, score in sorted(found, key=lambda x: x[0])] for task_id, found in by_task.items()}
-        runs.append(ModelRun(shown_model(info.model), run_id, samples))
+        runs.append(ModelRun(shown_model(info.model), run_id, samples, info.model))
         for task in store.tasks(run_id):
             strata.setdefault(task.id, {"language": task.language, "category": task.construct})
     return runs, strata

@@ -31,6 +31,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from replay.core.missing_answers import SHOWN, how_to_answer, some
 from replay.reports.html_text import esc, html_table
 from replay.reports.passk import best_at_k, bootstrap_interval, paired_bootstrap, rank_flips, task_pass_at_k
 from replay.reports.stats import mcnemar_exact
@@ -53,6 +54,7 @@ class SampleScore:
     passed: bool
     line0: int  # DevBench's line-0 exact match (0/1) of this sample
     cosine: float  # DevBench's bag-of-words cosine of this sample
+    error: str = ""  # the model's error when this sample is a model error (no answer came), else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ class ModelRun:
     model: str  # the name shown
     run_id: str
     samples: Mapping[str, Sequence[SampleScore]]  # task id -> its samples in sample order (sample 0 first)
+    model_spec: str = ""  # the model as the run was given it (``recorded:FOLDER``, ...): what to do about its errors
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -106,6 +109,7 @@ class Excluded:
     missing: tuple[str, ...]  # another run lacks them
     mismatched: tuple[str, ...]  # every run has them, but not with the same number of samples
     empty: tuple[str, ...]  # every run has them with no sample at all
+    why: tuple[tuple[str, str], ...] = ()  # (task id, why it is left out and what to do) for each of them
 
     @property
     def count(self) -> int:
@@ -185,17 +189,34 @@ def paired_tasks(runs: Sequence[ModelRun], names: Sequence[str]) -> tuple[list[s
             empty.add(task_id)
         else:
             kept.append(task_id)
-    excluded = [
-        Excluded(
-            name,
-            r.run_id,
-            tuple(sorted(set(r.samples) - common)),
-            tuple(sorted(mismatched)),
-            tuple(sorted(empty)),
+    why = {task_id: _mismatch(task_id, runs, names) for task_id in mismatched} | {task_id: "no sample in any run" for task_id in empty}
+    excluded = []
+    for name, r in zip(names, runs, strict=True):
+        missing = tuple(sorted(set(r.samples) - common))
+        for task_id in missing:
+            lacking = [n for n, other in zip(names, runs, strict=True) if task_id not in other.samples]
+            why[task_id] = (
+                f"not in {', '.join(lacking)} (a run of other tasks, or unfinished: 'simpilot replay … --run RUN --resume' finishes one)"
+            )
+        lost = (*missing, *sorted(mismatched), *sorted(empty))
+        excluded.append(
+            Excluded(name, r.run_id, missing, tuple(sorted(mismatched)), tuple(sorted(empty)), tuple((t, why[t]) for t in lost))
         )
-        for name, r in zip(names, runs, strict=True)
-    ]
     return sorted(kept), excluded
+
+
+def _mismatch(task_id: str, runs: Sequence[ModelRun], names: Sequence[str]) -> str:
+    """Why ``task_id`` has different numbers of samples in ``runs``: each run's count, and for a run
+    whose answer is a model error, that error and what gives the task an answer."""
+    parts = []
+    for name, r in zip(names, runs, strict=True):
+        samples = r.samples[task_id]
+        errors = [s.error for s in samples if s.error]
+        part = f"{name} has {len(samples)} sample(s)"
+        if errors:
+            part += f", a model error ({errors[0]}): {how_to_answer(r.model_spec or r.model, r.run_id)}"
+        parts.append(part)
+    return "; ".join(parts)
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -273,7 +294,7 @@ def compare_models(
     names = shown_names(runs)
     tasks, excluded = paired_tasks(runs, names)
     if not tasks:
-        lost = "; ".join(f"{e.model}: {e.count} left out" for e in excluded)
+        lost = "; ".join(f"{e.model}: {e.count} left out ({some(t for t, _ in e.why)})" for e in excluded)
         raise ValueError(
             f"the {len(runs)} runs have no task in common with the same number of samples (at least one): nothing to compare ({lost})"
         )
@@ -354,15 +375,20 @@ def exclusion_notes(c: ModelComparison) -> list[str]:
     for e in c.excluded:
         if e.count:
             groups.setdefault((tuple(e.missing), tuple(e.mismatched), tuple(e.empty)), []).append(e.model)
+    why = {task_id: reason for e in c.excluded for task_id, reason in e.why}
     notes = []
     for (missing, mismatched, empty), models in groups.items():
         reasons = [
-            f"{len(missing)} missing in another run" if missing else "",
-            f"{len(mismatched)} with another run's number of samples" if mismatched else "",
-            f"{len(empty)} with no sample" if empty else "",
+            f"{len(missing)} missing in another run ({some(missing)})" if missing else "",
+            f"{len(mismatched)} with another run's number of samples ({some(mismatched)})" if mismatched else "",
+            f"{len(empty)} with no sample ({some(empty)})" if empty else "",
         ]
         who = "every model" if len(models) == len(c.excluded) > 1 else ", ".join(models)
-        notes.append(f"{who}: {len(missing) + len(mismatched) + len(empty)} task(s) left out — " + ", ".join(r for r in reasons if r) + ".")
+        lost = [*missing, *mismatched, *empty]
+        named = "; ".join(f"{task_id}: {why[task_id]}" for task_id in lost[:SHOWN] if task_id in why)
+        more = f" (and {len(lost) - SHOWN} more)" if len(lost) > SHOWN else ""
+        reasons_text = ", ".join(r for r in reasons if r)
+        notes.append(f"{who}: {len(lost)} task(s) left out — {reasons_text}." + (f" Why: {named}{more}." if named else ""))
     return notes
 
 

@@ -369,8 +369,17 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
     return data
 
 
+def run_verdict(run: RunInfo) -> str:
+    """How ``run``'s verdicts were reached, as its configuration says (``run_config.verdict_way``:
+    each test's result through the proof channel, an output comparison, a program's checks run to
+    their end, JUnit XML reports) with the rule's version."""
+    verdict = (run.config or {}).get("verdict")
+    return verdict if isinstance(verdict, str) else "not recorded (a run stored before its configuration was)"
+
+
 def to_json(report: Report) -> dict[str, Any]:
     return {
+        "runs": [{"run_id": r.run_id, "model": r.model, "verdict": run_verdict(r)} for r in report.runs],
         "interval": report.interval,
         "small_stratum": SMALL_STRATUM,
         "cutoffs": {
@@ -588,7 +597,9 @@ _SUFFIX = {"HTML report": ".html", "JSON report": ".json"}
 
 class _atomic:  # noqa: N801 (used as a context manager, like open)
     """``with _atomic(path, what) as fh``: a text file written beside ``path`` and renamed onto
-    it when the block ends without error (removed otherwise); an OS error becomes one line."""
+    it when the block ends without error (removed otherwise); an OS error becomes one line. A
+    lone surrogate (an answer may hold one; the store keeps it as it came) cannot be UTF-8: it is
+    written as its escape, ``\\ud800``, as JSON shows it."""
 
     def __init__(self, path: Path, what: str) -> None:
         self.path, self.what = path, what
@@ -597,7 +608,7 @@ class _atomic:  # noqa: N801 (used as a context manager, like open)
     def __enter__(self) -> Any:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.fh = self.tmp.open("w", newline="", encoding="utf-8")
+            self.fh = self.tmp.open("w", newline="", encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             raise self._error(exc) from None
         return self.fh

@@ -26,6 +26,7 @@ CLASSES: dict[Status, str] = {
     Status.RUNTIME_ERROR: "runtime error",
     Status.FAIL: "assertion failure",
     Status.TIMEOUT: "timeout",
+    Status.OUT_OF_MEMORY: "out of memory",
     Status.TESTS_NOT_RUN: "tests not run",
     Status.TAMPERED: "test framework tampered with",
     Status.UNVERIFIED: "unverified (no per-test results)",

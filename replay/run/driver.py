@@ -19,7 +19,9 @@ from replay.core.environment import identity
 from replay.core.errors import SimpilotError
 from replay.core.locations import catalog_for
 from replay.core.manifest import RepoCatalog
-from replay.core.records import Task
+from replay.core.missing_answers import model_error_lines, recording_of
+from replay.core.recordings import read_recordings
+from replay.core.records import Completion, Task
 from replay.core.scenarios import read_tasks
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
@@ -27,9 +29,9 @@ from replay.execution.shared import SharingEvaluator
 from replay.reports.model_runs import shown_model
 from replay.run.client import bridge_command
 from replay.run.models_config import resolve_model
-from replay.run.pipeline import TIMEOUTS, ReplaySettings, check_sources, open_run, replay_run
+from replay.run.pipeline import TIMEOUTS, ReplaySettings, answered, check_sources, open_run, replay_run
 from replay.run.progress import err, progress
-from replay.run.run_config import redact_model_name, run_config
+from replay.run.run_config import redact_model_name, run_config, verdict_way
 from replay.run.session import run_session
 from replay.store import Store
 
@@ -113,6 +115,7 @@ def run_replay(
         session=session,
         environments=test_environments(catalog, tasks),
         context=context_json,
+        verdicts={name: verdict_way(catalog.get(name), full_suite) for name in sorted({t.repo for t in tasks})},
     )
     settings = ReplaySettings(
         run_id=run_id,
@@ -155,16 +158,31 @@ def run_replay(
                 on_advance()
 
             asyncio.run(replay_run(store, evaluator, tasks, settings, advance))
-        errors = [c for c in store.completions(run_id).values() if not c.ok]
+        errors = {task_id: _error_of(samples) for task_id, samples in store.samples(run_id).items() if not answered(samples)}
         if errors:
-            err.print(f"[yellow]{len(errors)} request(s) ended in a model error, e.g.: {errors[0].error}[/]")
-            err.print(
-                f"[yellow]they are recorded as model_error; fix the endpoint and re-ask them with: simpilot replay … --run {run_id} --resume[/]"
-            )
+            for line in model_error_lines(model, run_id, errors, recorded_model(model)):
+                err.print(line, style="yellow", markup=False, highlight=False, soft_wrap=True)  # commands stay whole
     finally:
         if own_store:
             store.close()
     return run_id
+
+
+def _error_of(samples: list[Completion]) -> str:
+    """Why a request got no usable answer: the model's error (the first sample's that has one)."""
+    return next((c.error for c in samples if c.error), None) or "no answer"
+
+
+def recorded_model(model: str) -> str | None:
+    """The model a ``recorded:FOLDER`` model's recording was made with (None: not recorded, or unreadable)."""
+    folder = recording_of(model)
+    if folder is None:
+        return None
+    try:
+        answers = read_recordings(Path(folder))
+    except SimpilotError:
+        return None
+    return answers[0].model if answers else None
 
 
 def context_label(context: Strategy) -> str:
@@ -175,10 +193,10 @@ def context_label(context: Strategy) -> str:
 def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task], catalog: RepoCatalog) -> None:
     """Ask every task not yet answered as part of a typing session over its file; the normal
     replay then finds the answers stored and only judges them."""
-    answered = {task_id for task_id, c in store.completions(settings.run_id).items() if c.ok}
+    done = {task_id for task_id, samples in store.samples(settings.run_id).items() if answered(samples)}
     roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
     init_options = {"model": settings.model_spec, "postprocess": None, "context": settings.context}
-    err.print(f"session: asking {sum(t.id not in answered for t in tasks)} task(s) on one open document per file")
+    err.print(f"session: asking {sum(t.id not in done for t in tasks)} task(s) on one open document per file")
     asyncio.run(
         run_session(
             settings.server_command,
@@ -186,9 +204,9 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
             tasks,
             roots,
             log=settings.log,
-            skip=answered,
+            skip=done,
             concurrency=settings.concurrency,
-            on_completion=lambda c: store.add_completion(settings.run_id, c),
+            on_completion=lambda answers: store.add_completions(settings.run_id, answers),
         )
     )
 

@@ -10,9 +10,11 @@ It holds
 - the steps behind each post-processing preset of the run;
 - the sandbox (bubblewrap, or none with ``--unsafe-no-sandbox``) and its limits;
 - the suite (the tests selected per task, or the repository's own command with ``--full-suite``);
-- how a pass is decided (``VERDICT``: each selected test's own result since per-test proofs, and
-  since the CPU-time limit a busy loop stopped early; a run stored before per-test proofs decided
-  by exit status and cannot be continued by this version);
+- how a pass is decided (``verdict``: how each repository's verdicts are reached — each selected
+  test's own result through the proof channel, a program's output compared with the untouched
+  program's, a DevBench program's checks run to their end, JUnit XML reports — and the rule's
+  version: per-test proofs, and since the CPU-time limit a busy loop stopped early; a run stored
+  before per-test proofs decided by exit status and cannot be continued by this version);
 - how answers are asked (simpilot's bridge or another ``--server-command``; ``--session``);
 - the test interpreter of each repository with an ``[environment]`` (its cached venv, which is
   named by what built it, or the interpreter given);
@@ -35,9 +37,11 @@ import dataclasses
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from replay.core.manifest import Manifest, has_pytest_word
 from replay.execution.sandbox import Limits
 
 REDACTED = "***"
@@ -56,8 +60,14 @@ SECTIONS = {
     "environments": "test environments differ",
     "context": "context strategy differs",
 }
+# How a repository's verdicts are reached, one way per kind of repository (:func:`verdict_way`).
+PER_TEST = "each selected test's own result, through the proof channel"
+OUTPUT_COMPARISON = "the program's output, compared line by line with the untouched program's"
+PROGRAMS = "each program run to its end by its language's runner, its checks proven through the proof channel"
+JUNIT_REPORTS = "each test's own result, from the JUnit XML reports of the repository's test command"
 # Bumped whenever the rule deciding a pass changes: a run judged by two rules measures neither.
-VERDICT = "each selected test's own result, through the proof channel; busy loops stopped by CPU time (2)"
+RULE = "busy loops stopped by CPU time (2)"
+VERDICT = f"{PER_TEST}; {RULE}"  # the description of a run whose every repository reports each test's result
 LEGACY_VERDICT = "the test command's exit status"
 SANDBOXED = "bubblewrap"
 UNSANDBOXED = "none (--unsafe-no-sandbox)"
@@ -143,17 +153,19 @@ def run_config(
     session: bool = False,
     environments: dict[str, str] | None = None,
     context: dict[str, Any] | None = None,
+    verdicts: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The configuration of a run (see the module docstring) as plain JSON values;
     ``server_command`` None is simpilot's own bridge; ``environments``: the test interpreter of
-    each repository that names one in ``[environment]`` (``environment.identity``)."""
+    each repository that names one in ``[environment]`` (``environment.identity``); ``verdicts``:
+    how each repository's verdicts are reached (:func:`verdict_way`; None: each test's result)."""
     config = {
         "model": model_settings(spec),
         "presets": {name: list(steps) for name, steps in presets.items()},
         "sandbox": {"mode": SANDBOXED if sandboxed else UNSANDBOXED, "limits": dataclasses.asdict(limits)},
         "suite": FULL_SUITE if full_suite else SELECTED,
         "requests": {"server": BRIDGE if server_command is None else list(server_command), "session": session},
-        "verdict": VERDICT,
+        "verdict": describe_verdicts(verdicts or {}),
     }
     if environments:  # only then: the configurations of runs without one stay as they were
         config["environments"] = dict(sorted(environments.items()))
@@ -162,9 +174,50 @@ def run_config(
     return json.loads(json.dumps(config))  # tuples become lists, as when read back from the store
 
 
+def verdict_way(manifest: Manifest, full_suite: bool) -> str:
+    """How a run reaches the verdicts of ``manifest``'s repository: a program's own checks run to
+    their end (``[programs]``, DevBench), its output compared with the untouched program's
+    (``compare_output``), the JUnit XML reports of the whole suite's command (``--full-suite``
+    with ``junit_xml``, a command that is not pytest), else each test's result through the proof
+    channel (simpilot's pytest plugin, its JUnit runner)."""
+    if manifest.programs is not None:
+        return PROGRAMS
+    if manifest.compare_output:
+        return OUTPUT_COMPARISON
+    if full_suite and manifest.junit_xml and not has_pytest_word(list(manifest.test_command)):
+        return JUNIT_REPORTS
+    return PER_TEST
+
+
+def describe_verdicts(ways: Mapping[str, str]) -> str:
+    """The run's ``verdict``: how its verdicts are reached (``ways``: repository -> its way) and
+    the rule's version. Where every repository reports each test's result it is :data:`VERDICT`,
+    as before descriptions named the way; otherwise each way with its repositories, e.g.
+    ``the program's output, compared ... (tinyprog); busy loops stopped by CPU time (2)``."""
+    repos: dict[str, list[str]] = {}
+    for repo, way in sorted(ways.items()):
+        repos.setdefault(way, []).append(repo)
+    if set(repos) <= {PER_TEST}:
+        return VERDICT
+    order = (PER_TEST, JUNIT_REPORTS, OUTPUT_COMPARISON, PROGRAMS)
+    described = [f"{way} ({', '.join(repos[way])})" for way in sorted(repos, key=lambda w: order.index(w) if w in order else len(order))]
+    return "; ".join([*described, RULE])
+
+
+def _pinned(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` as far as it pins the answers and verdicts: a description of the current rule
+    (:func:`describe_verdicts`) stands for the rule itself, so that a run stored before
+    descriptions named the way (all :data:`VERDICT`) resumes under the way's own description."""
+    verdict = config.get("verdict")
+    if isinstance(verdict, str) and verdict != VERDICT and verdict.endswith("; " + RULE):
+        return {**config, "verdict": VERDICT}
+    return config
+
+
 def config_hash(config: dict[str, Any]) -> str:
-    """SHA-256 of the configuration's canonical JSON (sorted keys, no spaces)."""
-    return hashlib.sha256(canonical(config).encode("utf-8")).hexdigest()
+    """SHA-256 of the configuration's canonical JSON (sorted keys, no spaces), the verdict's
+    description reduced to its rule (:func:`_pinned`)."""
+    return hashlib.sha256(canonical(_pinned(config)).encode("utf-8")).hexdigest()
 
 
 def canonical(config: dict[str, Any]) -> str:
@@ -220,6 +273,7 @@ def differences(stored: dict[str, Any], current: dict[str, Any], known_only: boo
     per section, e.g. ``model settings differ: temperature 0.2 → 0.0``. With ``known_only``
     only what ``stored`` records is compared (a run from before configurations were stored)."""
     lines = []
+    stored, current = _pinned(stored), _pinned(current)
     for section, label in SECTIONS.items():
         if known_only and section not in stored:
             continue

@@ -83,10 +83,13 @@ async def replay_file(
     original_bytes: bytes,
     tasks: Sequence[Task],
     skip: Container[str] = (),
-    on_completion: Callable[[Completion], None] = lambda c: None,
+    on_completion: Callable[[list[Completion]], None] = lambda answers: None,
 ) -> list[Completion]:
-    """Walk one file's ``tasks`` (top to bottom) on one open document; one Completion per task
-    not in ``skip``, in the shape :func:`replay.run.pipeline.replay_run` stores."""
+    """Walk one file's ``tasks`` (top to bottom) on one open document. Each task not in ``skip``
+    gets what :func:`replay.run.pipeline.replay_run` stores for a request: one Completion per
+    sample the server listed (or one error, as sample 0), each with the bridge's timing of the
+    answer and its prompt record. ``on_completion`` gets one request's answers together (stored
+    together: a resume never finds half of them)."""
     asked = [t for t in tasks if t.id not in skip]
     if not asked:
         return []
@@ -98,7 +101,8 @@ async def replay_file(
         for n, task in enumerate(asked):
             if n:
                 doc.edit(hole_removal(task, original), document_text(task, original_bytes))
-            raw, error, latency = await handle.ask(task.cursor)
+            texts, error, latency, timing = await handle.ask_timed(task.cursor)
+            prompt = client.prompt_at(uri, task.cursor)
             request: dict[str, Any] = {
                 "uri": uri,
                 "line": task.cursor.line,
@@ -107,9 +111,12 @@ async def replay_file(
                 "server_pid": client.pid,
                 "session": True,
             }
-            completion = Completion(task.id, raw, error, latency, request)
-            on_completion(completion)
-            out.append(completion)
+            if error is not None:
+                answers = [Completion(task.id, None, error, latency, request, timing=timing, prompt=prompt)]
+            else:
+                answers = [Completion(task.id, text, None, latency, request, i, timing, prompt) for i, text in enumerate(texts)]
+            on_completion(answers)
+            out += answers
             doc.edit(hole_restoration(task, original_bytes), original)
     return out
 
@@ -121,15 +128,16 @@ async def replay_session(
     *,
     skip: Container[str] = (),
     concurrency: int = 4,
-    on_completion: Callable[[Completion], None] = lambda c: None,
+    on_completion: Callable[[list[Completion]], None] = lambda answers: None,
 ) -> list[Completion]:
     """Ask the bridge for every task of ``tasks`` as a developer typing through each file would.
 
     ``roots`` maps each task's repository name to its checkout (the file's URI is built from it,
     as the normal replay does); tasks whose id is in ``skip`` are not asked (resume). Files are
-    walked concurrently (up to ``concurrency``), each file's tasks strictly in order. Every
-    Completion is passed to ``on_completion`` the moment it exists (to store it), and all are
-    returned in file and position order.
+    walked concurrently (up to ``concurrency``), each file's tasks strictly in order. Each
+    request's answers (every sample, with timing and prompt record) are passed to
+    ``on_completion`` together the moment they exist (to store them), and all are returned in
+    file and position order, a task's samples in sample order.
     """
     limit = asyncio.Semaphore(max(1, concurrency))
 
@@ -159,7 +167,7 @@ async def run_session(
     log: Path | None = None,
     skip: Container[str] = (),
     concurrency: int = 4,
-    on_completion: Callable[[Completion], None] = lambda c: None,
+    on_completion: Callable[[list[Completion]], None] = lambda answers: None,
 ) -> list[Completion]:
     """:func:`replay_session` with its own bridge, started on ``server_command`` and initialised
     with ``init_options`` (as in :func:`replay.run.pipeline.replay_run`: ``{"model": spec,

@@ -19,8 +19,8 @@ What "validated" means here, for each kind (``Decision`` in ``records.py``):
 ``one_line`` (the ground truth is one whole-line statement):
 
 1. the ordinary gate (``gate.py``): the line reproduces the file, its tests pass on the untouched
-   code and fail, twice, with a neutral filler (a throwing probe when the filler does not
-   compile), so the line is needed;
+   code and fail with a neutral filler on every run (twice, then as often as ``repetition.py``
+   allows; a throwing probe when the filler does not compile), so the line is needed;
 2. the line followed by one of the same plausible additions must compile and fail the tests,
    proven, twice: one line is right and a plausible longer answer is wrong. The longer answer and
    its verdict are stored in ``Validation.longer`` / ``longer_status``.

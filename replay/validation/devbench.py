@@ -30,6 +30,7 @@ from replay.marking.devbench import CATEGORIES, PER_LANGUAGE, Instance, reposito
 from replay.marking.devbench_answers import models_in, read_answers, recorded
 from replay.validation.mark import write_kept
 from replay.validation.program_gate import REASONS, ProgramGateReport, validate_programs
+from replay.validation.repetition import TARGET_RUNS
 
 GATE_FILE = "devbench-gate.json"
 LOCK_FILE = "devbench.lock.json"
@@ -207,6 +208,12 @@ def write_gate_summary(path: Path, imports: list[LanguageImport]) -> None:
                 {"task": d.task.id, "category": d.task.construct, "reason": d.reason, "error": d.error, "detail": d.detail[:2000]}
                 for d in imported.report.dropped
             ],
+            # the kept tasks whose empty answer ran fewer times than the target (the budget held no
+            # more: repetition.py), and the chance those runs had of catching a one-in-seven pass
+            "empty_runs": {
+                "target": TARGET_RUNS,
+                "short": [{"task": t.id, "runs": n, "detection": round(p, 4)} for t, n, p in imported.report.short_runs()],
+            },
         }
     path.write_text(json.dumps(previous, indent=1, sort_keys=True))
 

@@ -4,7 +4,8 @@ A task is kept when (1) the repository's tests pass on the untouched code, twice
 simpilot's own runner, which later runs the tasks (unless the whole suite runs); (2) putting the ground truth
 back reproduces the original file byte for byte; (3) at least one test is selected for the hole
 (unless the whole suite runs); (4) a neutral filler in the hole (``pass`` / ``{}`` for a block,
-``True`` / ``true`` for a condition) makes those tests fail, twice; (5) when that filler does not
+``True`` / ``true`` for a condition) makes those tests fail, every run: twice, then up to 45 runs
+as a budget of run time allows (``repetition.py``); (5) when that filler does not
 even compile, a compiling probe that throws must make them fail as well: a filler that javac or
 Python's compiler rejects says nothing about the tests, so a task whose probe does not compile
 either, or passes, is dropped — no test can be shown to notice it.
@@ -34,6 +35,7 @@ from replay.execution.evaluate import Evaluator, Verdict, apply
 from replay.execution.proof import shortfall
 from replay.execution.reference import ReferenceRuns
 from replay.marking import MarkResult, mark_repository
+from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, planned_runs
 from replay.validation.selection import build_selection, is_method_id, reaching_methods
 
 FILLERS = {"python": ("pass", "True"), "java": ("{}", "true")}
@@ -285,7 +287,8 @@ def learns_methods(task: Task) -> bool:
 def gate(
     evaluator: Evaluator, tasks: list[Task], jobs: int, progress: Callable[[], None] | None = None, timeout: float | None = None
 ) -> GateReport:
-    """Run the filler twice per task (in parallel) and keep the tasks that pass the gate.
+    """Run the filler at least twice per task (tasks in parallel; ``repetition.py`` says how many
+    times) and keep the tasks that pass the gate.
 
     First the tests of each file's tasks run once on the untouched code (``ReferenceRuns``): they
     must pass, and their time sets how long a filler run may take (``timeout`` overrides it). A
@@ -307,7 +310,14 @@ def gate(
             probe = run_probe(evaluator, task, probe_limit)
             task = replace(task, tests=probe.methods or task.tests)
         fill = filler(task)
-        verdicts = [evaluator.evaluate(task, fill, limit) for _ in range(2)]
+        verdicts = [evaluator.evaluate(task, fill, limit) for _ in range(MIN_RUNS)]
+        # a filler failing every run so far, with proof, runs again as many times as repetition.py gives
+        # it at the cost of its runs so far, until a run decides otherwise; one the compiler rejects
+        # fails alike every time
+        runs = planned_runs(max(v.duration_s for v in verdicts), REPOSITORY_BUDGET)
+        again = verdicts[0].status not in _UNCOMPILED[task.language]
+        while again and len(verdicts) < runs and all(v.status is not Status.PASS and v.proven for v in verdicts):
+            verdicts.append(evaluator.evaluate(task, fill, limit))
         if progress:
             progress()
         unproven = next((v for v in verdicts if v.status is not Status.PASS and not v.proven), None)
@@ -318,11 +328,15 @@ def gate(
             ground_truth_passes=True,
             filler=fill,
             filler_fails=all(failing),
-            stable=failing[0] == failing[1],
+            stable=len(set(failing)) == 1,
             filler_status=verdicts[0].status.value,
         )
         if not validation.ok:
-            why = "tests pass with the hole filled by " + repr(fill) if not any(failing) else "unstable: the filler failed only once"
+            why = (
+                "tests pass with the hole filled by " + repr(fill)
+                if not any(failing)
+                else f"unstable: the filler passed {failing.count(False)} of {len(failing)} runs"
+            )
             return replace(task, validation=validation), why
         if verdicts[0].status in _UNCOMPILED[task.language]:
             probe = probe if probe is not None else run_probe(evaluator, task, probe_limit)

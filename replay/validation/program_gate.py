@@ -1,7 +1,9 @@
 """The validation gate for single-program tasks (DevBench's instances).
 
 A program task is kept when its golden completion passes three times (``GOLDEN_RUNS``) and the
-empty answer fails twice (``EMPTY_RUNS``).
+empty answer fails every run: twice in the first rounds (``EMPTY_RUNS``), then, side by side, up
+to 45 runs in all, as many as a budget of run time holds (``repetition.py``: enough to catch an
+empty answer that passes one run in seven with probability 0.999, for programs of under 0.4 s).
 The others are listed by reason, never counted in a result:
 
 * ``toolchain_missing``: the machine cannot run the language (e.g. no .NET SDK for C#);
@@ -30,7 +32,7 @@ import queue
 import re
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field, replace
 
 from replay.core.records import Status, Task, Validation
@@ -39,12 +41,13 @@ from replay.execution.evaluate import Evaluator, Verdict
 from replay.execution.program_runs import PROGRAM_TIMEOUT, waits_on_itself
 from replay.execution.reference import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN
 from replay.validation.gate import Alteration, preset_alterations
+from replay.validation.repetition import MIN_RUNS, PROGRAM_BUDGET, TARGET_RUNS, detection, planned_runs
 
 _COMPILER_LINE = re.compile(r"^[\w./-]+:\d+(?::\d+)?: ")
 # The golden completion runs three times: a C++ instance with a data race (it passes one run in
 # three) passed two runs and then failed its replay; each run is cheap next to a wrong result.
 GOLDEN_RUNS = 3
-EMPTY_RUNS = 2
+EMPTY_RUNS = MIN_RUNS  # the empty runs of the first rounds; the others follow (``repetition.py``)
 REASONS = ("toolchain_missing", "golden_fails", "passes_empty", "flaky")
 _TAIL_LINES = 6
 # The rounds of a task's runs (True: the golden completion, False: the empty answer); the runs of
@@ -78,6 +81,13 @@ class ProgramGateReport:
     kept: list[Task]
     dropped: list[Dropped]
     altered: list[Alteration] = field(default_factory=list)  # a built-in preset changed a golden completion: a preset's bug
+    empty_runs: dict[str, int] = field(default_factory=dict)  # task id -> the empty answer's runs (when it ran)
+
+    def short_runs(self) -> list[tuple[Task, int, float]]:
+        """The kept tasks whose empty answer ran fewer than :data:`TARGET_RUNS` times (the budget
+        held no more), with their runs and the chance those had of catching a one-in-seven pass."""
+        runs = [(task, self.empty_runs[task.id]) for task in self.kept if task.id in self.empty_runs]
+        return [(task, n, detection(n)) for task, n in runs if n < TARGET_RUNS]
 
 
 def _tail(verdict: Verdict) -> str:
@@ -128,22 +138,35 @@ def speculate_after(golden: list[Verdict]) -> float:
 def judge_one(
     evaluator: Evaluator, task: Task, submit: Submit | None = None, waits: bool = False, limit: float = PROGRAM_TIMEOUT
 ) -> Task | Dropped:
-    """Run ``task``'s golden completion three times and the empty answer twice, as far as
-    needed, in rounds whose runs may go at once (``submit`` asks for a run; default: each run
-    when asked, one after another): :data:`WAITING_ROUNDS` for a program that ``waits`` on
+    """:func:`judge`'s decision on ``task``, without the count of the empty answer's runs."""
+    return judge(evaluator, task, submit, waits, limit)[0]
+
+
+def judge(
+    evaluator: Evaluator, task: Task, submit: Submit | None = None, waits: bool = False, limit: float = PROGRAM_TIMEOUT
+) -> tuple[Task | Dropped, int]:
+    """Run ``task``'s golden completion three times and the empty answer twice (then more:
+    below), as far as needed, in rounds whose runs may go at once (``submit`` asks for a run;
+    default: each run when asked, one after another): :data:`WAITING_ROUNDS` for a program that ``waits`` on
     itself (:func:`_waits`), else :data:`QUICK_ROUNDS`. ``limit`` is the manifest's timeout, the
     golden runs' limit; an empty run gets the rule's minimum, and one stopped there runs again
-    under :func:`empty_timeout` when that is longer (as replay's ``Timeouts`` does).
+    under :func:`empty_timeout` when that is longer (as replay's ``Timeouts`` does). Returns the
+    decision and how many times the empty answer ran.
 
     A round's golden runs are read first. When they all passed and its empty runs are still
     going after :func:`speculate_after`, the next round is asked for without waiting for them
     (an empty answer that hangs would otherwise put its whole limit between the rounds), and
     cancelled, or its verdicts left unread, if the round decides the task after all. Which runs
-    are read, and the decision, are the same as one round after another."""
+    are read, and the decision, are the same as one round after another.
+
+    A task the rounds would keep then runs its empty answer again, up to the runs
+    ``repetition.planned_runs`` gives it at the cost of its longest run so far: all asked for at
+    once when ``submit`` is given (side by side, as a racing program shows its races more under
+    load), else one after another; the first that passes drops the task as ``flaky``."""
     ask = submit or _at_once(evaluator)
     why = programs.missing(task.language)
     if why is not None:
-        return Dropped(task, "toolchain_missing", "", why)
+        return Dropped(task, "toolchain_missing", "", why), 0
     first = min(limit, REPLAY_MIN_TIMEOUT)
     rounds = WAITING_ROUNDS if waits else QUICK_ROUNDS
 
@@ -173,10 +196,38 @@ def judge_one(
         if decided is not None:
             for future in pending:
                 future.cancel()  # asked for ahead, not needed: dropped unless already going
-            return decided
+            if isinstance(decided, Task):  # every run so far as it should be: the empty answer's other runs
+                empty += _more_empty(ask, task, max(v.duration_s for v in [*golden, *empty]), (first, full), len(empty), submit is not None)
+                decided = _decide(task, golden, empty)
+                assert decided is not None  # the rounds' runs were enough to decide, and there are more
+            return decided, len(empty)
         if later and not pending:
             pending = asked(n + 1)
     raise AssertionError("the gate's rounds always decide")  # pragma: no cover
+
+
+def _more_empty(ask: Submit, task: Task, cost: float, limits: tuple[float, float], made: int, side_by_side: bool) -> list[Verdict]:
+    """The empty answer's runs after the ``made`` ones of the rounds, up to ``planned_runs`` at
+    ``cost`` seconds a run (the longest run so far, golden or empty: an empty answer that hangs
+    costs its limit), until the first that passes; the runs asked for and not started by then are
+    cancelled. ``limits``: a run's first limit, and the one a run stopped there gets again."""
+    first, full = limits
+    more = planned_runs(cost, PROGRAM_BUDGET) - made
+    verdicts: list[Verdict] = []
+    while len(verdicts) < more:
+        batch = [ask(task, "", first) for _ in range(more - len(verdicts) if side_by_side else 1)]
+        try:
+            for future in as_completed(batch):
+                verdict = future.result()
+                if verdict.status is Status.TIMEOUT and full > first:
+                    verdict = ask(task, "", full).result()
+                verdicts.append(verdict)
+                if verdict.status is Status.PASS:
+                    return verdicts
+        finally:
+            for future in batch:
+                future.cancel()  # after a pass: not needed
+    return verdicts
 
 
 def _decide(task: Task, golden: list[Verdict], empty: list[Verdict]) -> Task | Dropped | None:
@@ -264,9 +315,9 @@ def validate_programs(
     def submit(task: Task, text: str, timeout: float | None) -> Future[Verdict]:
         return lanes[waiting[id(task)]].submit(rank[id(task)], functools.partial(evaluator.evaluate, task, text, timeout))
 
-    def one(task: Task) -> Task | Dropped:
+    def one(task: Task) -> tuple[Task | Dropped, int]:
         try:
-            return judge_one(evaluator, task, submit, waiting[id(task)], evaluator.catalog.get(task.repo).timeout)
+            return judge(evaluator, task, submit, waiting[id(task)], evaluator.catalog.get(task.repo).timeout)
         finally:
             if progress is not None:
                 progress()
@@ -277,6 +328,7 @@ def validate_programs(
     finally:
         for lane in lanes.values():
             lane.close()
-    results = [done[id(task)] for task in tasks]
+    results = [done[id(task)][0] for task in tasks]
     kept = [r for r in results if isinstance(r, Task)]
-    return ProgramGateReport(kept, [r for r in results if isinstance(r, Dropped)], preset_alterations(kept, evaluator.original))
+    runs = {task.id: done[id(task)][1] for task in tasks if done[id(task)][1]}
+    return ProgramGateReport(kept, [r for r in results if isinstance(r, Dropped)], preset_alterations(kept, evaluator.original), runs)

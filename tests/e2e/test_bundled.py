@@ -34,6 +34,7 @@ def test_oracle_passes_every_bundled_task(tmp_path: Path) -> None:
     _oracle_passes(tmp_path, sorted(str(p) for p in (project_root() / "scenarios").glob("*.jsonl")), 560)
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_oracle_passes_a_sample_of_every_bundled_repository(tmp_path: Path) -> None:
     """The default run's share of the check above: every 8th task of each repository."""
     sample = []

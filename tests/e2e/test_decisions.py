@@ -128,6 +128,7 @@ def _replay_oracle_and_empty(tmp_path: Path, scenarios: list[str]) -> None:
     assert tree_digest(repos) == before
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_replay_a_sample_of_the_bundled_decision_scenarios(tmp_path: Path) -> None:
     """The default run's share of the check below: every 10th decision task of each repository."""
     _replay_oracle_and_empty(tmp_path, _sample(tmp_path, 10))

@@ -51,6 +51,7 @@ def test_unknown_languages_are_refused(tmp_path: Path) -> None:
     assert done.returncode != 0 and "unknown languages: cobol" in done.stderr
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_recorded_answers_replay_every_sample_and_compare_models(tmp_path: Path) -> None:
     """DevBench's recorded answers of two models: every sample stored and judged, equal texts run
     once across the two models, and the model comparison's pass@k recomputed from the outcomes."""

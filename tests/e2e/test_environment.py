@@ -24,6 +24,7 @@ def statuses(db: Path, run: str) -> list[str]:
         return [status for (status,) in con.execute("SELECT status FROM outcomes WHERE run_id = ?", (run,))]
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_a_library_with_dependencies_is_marked_and_replayed(tmp_path: Path) -> None:
     env = {"SIMPILOT_CACHE": str(tmp_path / "cache")}
     before = tree_digest(FIXTURE)

@@ -74,6 +74,7 @@ def test_the_empty_answer_passes_no_bundled_task(tmp_path: Path) -> None:
     assert statuses["pass"] == 0, statuses
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_forging_answers_pass_no_task_of_a_sample(tmp_path: Path) -> None:
     """The default run's share of the check above: two tasks per repository and kind."""
     tasks: list[Task] = []

@@ -90,6 +90,7 @@ def python_cases(t: Targets) -> list[Case]:
     original = t.repos / "tinyrepo"
     runtime_error = frozenset({"runtime_error"})
     timeout = frozenset({"timeout"})
+    out_of_memory = frozenset({"out_of_memory"})  # never a timeout (replay/execution/run_end.py)
     tampered = frozenset({"tampered"})  # the answer's own lines introspected the process (the audit hook saw it)
     hosts = [("1.1.1.1", 80), ("127.0.0.1", t.port)] + ([(t.host_ip, t.port)] if t.host_ip else [])
     return [
@@ -156,9 +157,10 @@ raise RuntimeError('the bomb is running')
 """, runtime_error, "the bomb is running"),
         Case("allocate 50 GB", "python", """
 block = b'x' * (50 << 30)
-""", runtime_error, "MemoryError"),
-        # Each process stops at the address-space cap, both together at the sandbox's memory
-        # cgroup: its OOM killer ends one, on a busy machine slowly enough to reach the timeout
+""", out_of_memory, "MemoryError"),
+        # Each process stops at the address-space cap (a MemoryError), both together at the
+        # sandbox's memory cgroup: its OOM killer ends one; on a busy machine slowly enough to
+        # reach the timeout
         Case("allocate 50 GB in two processes", "python", """
 import os
 children = []
@@ -172,7 +174,7 @@ for _ in range(2):
     children.append(pid)
 codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
 raise MemoryError(f'children ended with {codes}')
-""", runtime_error | timeout),
+""", out_of_memory | timeout),
         Case("busy loop", "python", """
 while True:
     pass

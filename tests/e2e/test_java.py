@@ -109,6 +109,7 @@ def test_the_warm_jvm_carries_nothing_from_one_run_to_the_next(tiny_java: Path) 
         assert server.starts == 2
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_hanging_java_code_times_out(tiny_java: Path) -> None:
     toml = tiny_java / "simpilot.toml"
     toml.write_text(toml.read_text().replace("timeout = 120", "timeout = 8"))
@@ -137,6 +138,7 @@ def test_test_classes_are_selected_by_reference() -> None:
     assert selection.by_file[STATS] == ("tiny.ReportTest", "tiny.StatsTest")
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_mark_then_replay_java(tiny_java: Path, tmp_path: Path) -> None:
     before = tree_digest(tiny_java)
     out = tmp_path / "scenarios"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from replay.core.errors import SimpilotError
+from replay.core.manifest import RepoCatalog, open_repository
 from replay.execution.evaluate import Evaluator
 from replay.execution.sandbox import Sandbox
-from replay.core.manifest import RepoCatalog, open_repository
 from replay.validation.gate import check_baseline, gate
 from tests.conftest import DATA
 
@@ -100,7 +100,11 @@ def test_the_probe_narrows_classes_to_the_methods_that_reach_the_hole(tiny_java:
     kept, dropped = _gate(tiny_java, [loop, empty])
     assert not dropped
     # sum() runs in every test of both classes (mean() and describe() call it)
-    assert kept[loop.ground_truth].tests == ("tiny.ReportTest#describesStats", "tiny.StatsTest#meanOfSamples", "tiny.StatsTest#sumsAndClamps")
+    assert kept[loop.ground_truth].tests == (
+        "tiny.ReportTest#describesStats",
+        "tiny.StatsTest#meanOfSamples",
+        "tiny.StatsTest#sumsAndClamps",
+    )
     assert kept[empty.ground_truth].tests == ("tiny.StatsTest#meanOfSamples",)
 
 
@@ -170,12 +174,47 @@ def test_python_holes_follow_the_same_rule(tiny_repo: Path) -> None:
     both syntax errors in an assignment target, so nothing can show a test noticing that hole."""
     from dataclasses import replace
 
-    target = replace(_task(tiny_repo, "tiny/stats.py", "total += v", block=False, tests=("tests/test_stats.py::test_mean",)),
-                     repo="tinyrepo", language="python", ground_truth="total")
-    target = replace(target, span=replace(target.span, end_byte=target.span.start_byte + len("total"),
-                                          end=replace(target.span.end, character=target.span.start.character + len("total"))))
+    target = replace(
+        _task(tiny_repo, "tiny/stats.py", "total += v", block=False, tests=("tests/test_stats.py::test_mean",)),
+        repo="tinyrepo",
+        language="python",
+        ground_truth="total",
+    )
+    target = replace(
+        target,
+        span=replace(
+            target.span,
+            end_byte=target.span.start_byte + len("total"),
+            end=replace(target.span.end, character=target.span.start.character + len("total")),
+        ),
+    )
     with Evaluator(RepoCatalog([open_repository(tiny_repo)]), Sandbox.create(), jobs=1) as evaluator:
         report = gate(evaluator, [target], jobs=1)
     assert not report.kept
     ((task, why),) = report.dropped
     assert task.validation.filler_status == "syntax_error" and "neither the filler nor a throwing probe compiles" in why
+
+
+def test_a_selected_method_runs_alone_not_the_methods_its_name_starts(tiny_java: Path) -> None:
+    """``tiny.PrefixTest#adds`` runs ``adds()`` (each overload) and not ``addsAll(…)``, which would
+    fail an answer for a test the hole never reached. (``addsAll(String)``: the runner selects
+    one method per parameter list, so a prefix match shows with a list ``adds`` does not have.)"""
+    (tiny_java / "src/test/java/tiny/PrefixTest.java").write_text(
+        "package tiny;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+        "import org.junit.jupiter.api.Test;\nimport org.junit.jupiter.params.ParameterizedTest;\n"
+        "import org.junit.jupiter.params.provider.ValueSource;\n\n"
+        "class PrefixTest {\n"
+        "    @Test\n    void adds() {\n        assertEquals(2, 1 + 1);\n    }\n\n"
+        "    @ParameterizedTest\n    @ValueSource(ints = {1, 2})\n    void adds(int n) {\n        assertEquals(n + 1, n + 1);\n    }\n\n"
+        "    @Test\n    void addsAll() {\n        assertEquals(1, 2);\n    }\n\n"
+        '    @ParameterizedTest\n    @ValueSource(strings = {"x"})\n    void addsAll(String s) {\n        assertEquals("y", s);\n    }\n}\n'
+    )
+    manifest = open_repository(tiny_java)
+    with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1) as evaluator:
+        result = evaluator.run_tests(manifest, tests=("tiny.PrefixTest#adds",))
+    assert result.proof is not None and result.proof.finished
+    assert result.proof.outcomes == {
+        "tiny.PrefixTest#adds()": "passed",
+        "tiny.PrefixTest#adds(int)[1]": "passed",
+        "tiny.PrefixTest#adds(int)[2]": "passed",
+    }

@@ -36,6 +36,7 @@ def test_the_manifest_needs_no_test_command() -> None:
     assert "test_command" not in text and not list(FIXTURE.glob("*.sh"))
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_mark_then_replay_a_plain_junit5_library(javalib: Path, tmp_path: Path) -> None:
     before = tree_digest(javalib)
     out = tmp_path / "scenarios"
@@ -68,6 +69,7 @@ def test_mark_then_replay_a_plain_junit5_library(javalib: Path, tmp_path: Path) 
     assert tree_digest(javalib) == before
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_full_suite_runs_every_test_class_through_simpilots_runner(javalib: Path, tmp_path: Path) -> None:
     out = tmp_path / "scenarios"
     r = simpilot("mark", str(javalib), "--out", str(out), "--per-kind", "1", "--max-per-file", "1",

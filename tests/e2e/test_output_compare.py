@@ -23,6 +23,7 @@ SEED, PER_KIND = "11", "4"
 NEUTRAL = "word = word.strip()"
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_output_compared_repository_marks_and_replays(tmp_path: Path) -> None:
     repo = tmp_path / "outputprog"
     shutil.copytree(FIXTURE, repo)

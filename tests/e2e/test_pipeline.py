@@ -101,7 +101,8 @@ def test_refused_endpoint_is_recorded_as_model_error(marked, tmp_path: Path) -> 
     r = simpilot("--db", str(db), "replay", str(scenario), "--model", "down", "--models", str(models), "--run", "t-down", "--repo", str(repo))
     # every request failed: the outcomes are stored, and the exit status says nothing was measured
     assert r.returncode == 1, r.stderr
-    assert "model error" in r.stderr and "--resume" in r.stderr and "every model request" in r.stderr
+    assert "stored as model_error" in r.stderr and "--resume" in r.stderr and "every model request" in r.stderr
+    assert "6 task(s) got no answer from the model (tinyrepo:tiny/stats.py:" in r.stderr and "cannot connect" in r.stderr  # which, and why
     statuses = {s for _, _, s in outcomes(db, "t-down")}
     assert statuses == {"model_error"}
     with sqlite3.connect(db) as con:

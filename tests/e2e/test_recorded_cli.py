@@ -69,3 +69,23 @@ def test_session_replay_from_the_command_line(marked: Path, tiny_repo: Path, tmp
         requests = [json.loads(row[0]) for row in con.execute("SELECT request FROM completions WHERE run_id = 'typing'")]
     assert requests and all(req.get("session") for req in requests)
     assert {status for *_, status, _ in outcomes(Path(db), "typing")} == {"pass"}
+
+
+def test_a_task_the_recording_lacks_is_named_with_why_and_what_to_do(endpoint: str, marked: Path, tiny_repo: Path, tmp_path: Path) -> None:
+    """A recorded run whose recording has no answer for a task: the replay names the task, gives
+    the recorded model's error and says to record it again (asking the recording again gives the
+    same error), with the model the recording was made with."""
+    db = str(tmp_path / "runs.db")
+    folder = tmp_path / "recordings" / "messy"
+    assert simpilot("--db", db, "record", str(marked), "--model", endpoint, "--out", str(folder), "--repo", str(tiny_repo)).returncode == 0
+    kept, dropped = (folder / "tinyrepo.jsonl").read_text().splitlines()[1:], json.loads((folder / "tinyrepo.jsonl").read_text().splitlines()[0])
+    (folder / "tinyrepo.jsonl").write_text("\n".join(kept) + "\n")
+    lost = dropped["task_id"]
+    for run, model in (("live", endpoint), ("rec", f"recorded:{folder}")):
+        r = simpilot("--db", db, "replay", str(marked), "--model", model, "--repo", str(tiny_repo), "--run", run, "-p", "none")
+        assert r.returncode == 0, r.stderr
+    said = " ".join(r.stderr.split())  # rich wraps long lines
+    assert f"1 task(s) got no answer from the model ({lost}); they are stored as model_error:" in said
+    assert f"{lost}: model_error: recorded:messy: no task at" in said
+    assert f"the recording {folder} gives no answer for them" in said and f"--model {endpoint} --out {folder}" in said, r.stderr
+    assert "fix what the error says" not in said

@@ -144,6 +144,7 @@ def still_alive(processes: dict[int, str]) -> list[int]:
     return alive
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_kill_9_then_resume_gives_the_results_of_an_uninterrupted_run(setup, tiny_repo: Path) -> None:
     tasks, scenario, models, db, model = setup
     presets = 2  # none and simcopilot

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.sandbox import Sandbox
 from replay.core.manifest import open_repository
 from replay.core.records import Kind, Position, Span, Task
+from replay.execution.sandbox import Sandbox
 from replay.validation.selection import coverage_command, python_selection
 
 from .conftest import simpilot
@@ -32,6 +32,20 @@ def test_coverage_selects_the_tests_that_execute_a_hole(tiny_repo: Path) -> None
     assert "tests/test_stats.py::test_mean" in chosen and "tests/test_stats.py::test_spread" in chosen
     assert not any("histogram" in t for t in chosen)
     assert selection.tests_for(_lines_task(1, 1)) == ()  # the docstring line runs at import, in no test
+
+
+def test_a_parametrized_id_with_a_pipe_is_selected_whole(tiny_repo: Path) -> None:
+    """Coverage names a line's contexts ``NODEID|PHASE``: the node id is everything before the
+    last ``|``, which a parametrized id may contain."""
+    (tiny_repo / "tests/test_pipes.py").write_text(
+        "import pytest\n\nfrom tiny.stats import mean\n\n\n"
+        '@pytest.mark.parametrize("values", [[1, 2]], ids=["a|b"])\n'
+        "def test_piped(values):\n    assert mean(values) == 1.5\n"
+    )
+    selection = python_selection(open_repository(tiny_repo), Sandbox.create())
+    line = (tiny_repo / "tiny/stats.py").read_text().splitlines().index("        total += v") + 1
+    chosen = selection.tests_for(_lines_task(line, line))
+    assert "tests/test_pipes.py::test_piped[a|b]" in chosen and not any(t.endswith("[a") for t in chosen)
 
 
 def test_coverage_command_drops_exitfirst_and_adds_contexts(tiny_repo: Path) -> None:
@@ -73,6 +87,7 @@ SEED_7_TASKS = {
 }
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_mark_is_byte_identical_for_a_seed_and_stores_selected_tests(tiny_repo: Path, tmp_path: Path) -> None:
     first = _mark(tiny_repo, tmp_path / "a", "--seed", "7", "--per-kind", "3")
     _mark(tiny_repo, tmp_path / "b", "--seed", "7", "--per-kind", "3")

@@ -102,3 +102,27 @@ def test_a_recording_path_out_of_the_repository_is_refused(setup: Setup, tmp_pat
     assert f"{recording}:1: not a recorded answer: field 'path' is {str(setup.victim)!r}" in message
     assert "outside the repository" in message
     assert untouched(setup.victim, before)
+
+
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        ({"kind": "rewrite"}, "field 'kind' is 'rewrite'"),
+        ({"tests": []}, "field 'tests' is an empty list"),
+        ({"tests": ["tests/test_x.py::t\nother"]}, "field 'tests' holds 'tests/test_x.py::t\\nother' at position 0: a test id is one non-empty line"),
+        ({"language": "cobol"}, "field 'language' is 'cobol'"),
+    ],
+    ids=["kind", "no-tests", "two-ids-in-one", "language"],
+)
+def test_a_bad_scenario_record_stops_replay_in_one_line_before_anything_runs(setup: Setup, change: dict, expected: str) -> None:
+    """Kinds, test ids and languages are checked when the scenario is read: the line is named,
+    nothing runs and no run is opened."""
+    import json
+
+    scenario = setup.repo.parent / "bad.jsonl"
+    scenario.write_text(json.dumps(setup.task.to_dict() | change) + "\n")
+    r = setup.replay(scenario)
+    assert r.returncode != 0
+    message = one_line_error(r)
+    assert f"{scenario}:1: not a task record: {expected}" in message and "simpilot mark" in message
+    assert not (setup.repo.parent / "runs.db").exists()

@@ -67,7 +67,7 @@ from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program
 from replay.execution.proof import ENV, Channel, Proof
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.sandbox import ProcessResult, Sandbox, with_budget
 from replay.execution.warm import cpu_budget
 
 LANGUAGE = "cpp"
@@ -599,13 +599,20 @@ def run_once(
             result = sandbox.run(command, scratch, timeout, env=env, channel=channel)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    busy = not result.timed_out and budget is not None and result.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+    if budget is not None and sandbox.prlimit:
+        result = with_budget(result, budget)  # the run's own limit, inside the sandbox's
     proof = result.proof or Proof()
-    if not (result.timed_out or busy) and proof.finished and proof.outcomes == {PROGRAM_TEST: "passed"} and not proof.errors:
+    if not result.timed_out and proof.finished and proof.outcomes == {PROGRAM_TEST: "passed"} and not proof.errors:
         return result
-    message = describe(result, proof, timeout, budget if busy else None)
+    message = describe(result, proof, timeout, budget if result.busy else None)
     return ProcessResult(
-        result.returncode, result.timed_out or busy, result.duration_s, result.output_tail, failed_proof(message, proof), busy=busy
+        result.returncode,
+        result.timed_out,
+        result.duration_s,
+        result.output_tail,
+        failed_proof(message, proof),
+        busy=result.busy,
+        end=result.end,
     )
 
 
@@ -626,6 +633,8 @@ def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget:
         return f"TimeoutError: the program used up its CPU budget of {budget} s"
     if result.timed_out:
         return f"TimeoutError: the program did not finish in {timeout:g} s"
+    if result.end is not None and result.end.oom_kills and result.end.out_of_memory:
+        return "MemoryError: " + result.end.describe("the program")
     if proof.errors:
         return proof.errors[0]
     code = result.returncode

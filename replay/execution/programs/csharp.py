@@ -549,6 +549,8 @@ def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget:
         return f"TimeoutError: the program used up its CPU budget of {budget} s"
     if result.timed_out:
         return f"TimeoutError: the program did not finish in {timeout:g} s"
+    if result.end is not None and result.end.oom_kills and result.end.out_of_memory:
+        return "MemoryError: " + result.end.describe("the program")
     if proof.errors:
         return proof.errors[0]
     output = result.output_tail

@@ -40,7 +40,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import zipfile
@@ -476,9 +475,8 @@ class FreshRunner:
             with Channel() as channel:
                 command = self.launcher.fresh_command(program_jars(program.source, self.jars), source, tmpdir)
                 result = sandbox.run(command, work, timeout, channel=channel)
-            busy = cpu is not None and not result.timed_out and result.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
-            tail = _WARNING.sub("", result.output_tail, count=1)
-            return dataclasses.replace(result, output_tail=tail, timed_out=result.timed_out or busy, busy=busy)
+            # how it ended (CPU time at the budget, memory, ...) the sandbox decided, by its limits
+            return dataclasses.replace(result, output_tail=_WARNING.sub("", result.output_tail, count=1))
         finally:
             remove(folder)
 

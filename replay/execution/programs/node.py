@@ -61,7 +61,6 @@ import functools
 import json
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -424,9 +423,8 @@ class FreshRunner:
                 sandbox = dataclasses.replace(sandbox, limits=dataclasses.replace(sandbox.limits, cpu_seconds=budget))
             command = self.tools.command("--run", "--source", str(source), "--name", file_name(program), "--language", program.language)
             with Channel() as channel:
-                result = sandbox.run(command, work, timeout, self.tools.env(), channel)
-            busy = cpu is not None and not result.timed_out and result.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
-            return dataclasses.replace(result, timed_out=result.timed_out or busy, busy=busy)
+                # how it ended (CPU time at the budget, memory, ...) the sandbox decides, by its limits
+                return sandbox.run(command, work, timeout, self.tools.env(), channel)
         finally:
             remove(folder)
 

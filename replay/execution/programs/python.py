@@ -16,11 +16,9 @@ a runner of programs that wait, ``program_runs.py``), it preloads nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,7 +29,7 @@ from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
 from replay.execution.programs import Program, remove
 from replay.execution.proof import Channel
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.sandbox import ProcessResult, Sandbox, with_budget
 from replay.execution.warm import ForkServer, cpu_budget
 
 SERVER = Path(__file__).resolve().parents[1] / "program_server.py"
@@ -185,8 +183,7 @@ class PythonRunner:
                 result = self.sandbox.run(
                     [self.python, str(SERVER), "--run", str(path), "--cpu", str(budget)], self.folder, timeout, {}, channel
                 )
-            busy = cpu is not None and result.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU)
-            return dataclasses.replace(result, timed_out=True, busy=True) if busy else result
+            return with_budget(result, budget)  # the program's own limit, set by the server on itself
         finally:
             self._clear()
 
