@@ -536,6 +536,7 @@ def harness_environment(t: Targets) -> dict[str, str]:
     return {**os.environ, "HOME": str(t.home), "SIMPILOT_TEST_SECRET": SECRET, "TMPDIR": str(t.work), "SIMPILOT_CACHE": cache}
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_hostile_completions_are_contained(targets: Targets) -> None:
     with Watch(targets.listen_port) as watch:
         t = dataclasses.replace(targets, port=watch.port)

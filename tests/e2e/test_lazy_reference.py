@@ -64,6 +64,7 @@ def test_runs_that_end_in_time_need_no_reference_run(tiny_repo: Path, tmp_path: 
     assert reference_runs == []
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_a_run_that_reaches_the_minimum_gets_the_rule(tiny_repo: Path, tmp_path: Path, reference_runs, sleepy: str) -> None:
     outcomes = _replay(tiny_repo, tmp_path, sleepy, "sleepy", reference_runs)
     block = [o for o in outcomes if o[0] == "timeout"]
