@@ -109,10 +109,17 @@ def test_a_recording_path_out_of_the_repository_is_refused(setup: Setup, tmp_pat
     [
         ({"kind": "rewrite"}, "field 'kind' is 'rewrite'"),
         ({"tests": []}, "field 'tests' is an empty list"),
-        ({"tests": ["tests/test_x.py::t\nother"]}, "field 'tests' holds 'tests/test_x.py::t\\nother' at position 0: a test id is one non-empty line"),
+        (
+            {"tests": ["tests/test_x.py::t\nother"]},
+            "field 'tests' holds 'tests/test_x.py::t\\nother' at position 0: a test id is one non-empty line",
+        ),
         ({"language": "cobol"}, "field 'language' is 'cobol'"),
+        (
+            {"span": {"start_byte": 20, "end_byte": 10, "start": {"line": 2, "character": 0}, "end": {"line": 1, "character": 0}}},
+            "field 'span' is reversed",
+        ),
     ],
-    ids=["kind", "no-tests", "two-ids-in-one", "language"],
+    ids=["kind", "no-tests", "two-ids-in-one", "language", "reversed-span"],
 )
 def test_a_bad_scenario_record_stops_replay_in_one_line_before_anything_runs(setup: Setup, change: dict, expected: str) -> None:
     """Kinds, test ids and languages are checked when the scenario is read: the line is named,
