@@ -28,6 +28,7 @@ def prompts(db: Path, run: str) -> list[dict]:
         return [json.loads(p) if p else None for (p,) in con.execute("SELECT prompt FROM completions WHERE run_id=?", (run,))]
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_replay_with_two_strategies_makes_two_runs_that_store_their_prompts(tiny_repo: Path, scenario: Path, tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     args = ("--db", str(db), "replay", str(scenario), "--model", "oracle", "--repo", str(tiny_repo), "--jobs", "1", "-p", "none")

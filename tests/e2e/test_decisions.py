@@ -27,6 +27,7 @@ from .conftest import simpilot, tree_digest
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_gate_keeps_places_where_more_code_breaks_the_tests(tiny_repo: Path) -> None:
     manifest = open_repository(tiny_repo)
     marked = mark_decisions(manifest, per_file=20)

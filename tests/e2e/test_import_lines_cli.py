@@ -51,6 +51,7 @@ def test_import_lines_with_nothing_to_keep_is_an_error(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_import_lines_on_a_program_tested_by_its_output(tmp_path: Path) -> None:
     """A repository without tests, whose program's output is compared: a hole whose filler still
     prints the same output is dropped by the gate, the others are kept, and the oracle passes

@@ -45,6 +45,7 @@ def simpilot_actors() -> list[dict]:
     return [a for a in state.actors().values() if a.get("ActorClassName", "").endswith("_Actor")]
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_ray_actors_give_the_outcomes_of_local_threads(cluster: str, tiny_repo: Path, tmp_path: Path) -> None:
     tasks, scenario = tiny_scenario(tiny_repo, tmp_path, per_kind=2)
     db = tmp_path / "runs.db"

@@ -71,6 +71,7 @@ def test_changed_model_settings_are_refused_and_transport_settings_are_not(tiny_
     assert config["model"]["temperature"] == 0.2 and "timeout" not in config["model"]
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_sandbox_suite_and_preset_changes_are_refused(tiny_repo: Path, scenario: Path, tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     presets = _presets(tmp_path, '"strip_noncode", "reindent"')
