@@ -70,6 +70,15 @@ JUNIT_TESTS = ("tests/e2e/test_java_gate.py::test_a_selected_method_runs_alone_n
 GATE_TESTS = ("tests/test_gate_decisions.py",)
 RESUME_TESTS = ("tests/test_resume_units.py",)
 STORE_TESTS = ("tests/test_store_samples.py",)
+RUN_END = "replay/execution/run_end.py"
+REPETITION = "replay/validation/repetition.py"
+RECORDS = "replay/core/records.py"
+REPO_CONTEXT = "lsp_bridge/repo_context.py"
+MANIFEST = "replay/core/manifest.py"
+EDITOR_TEXT = "postprocess/editor_text.py"
+RUN_END_TESTS = ("tests/test_run_end.py",)
+REPETITION_TESTS = ("tests/test_filler_repetition.py", "tests/test_program_gate.py")
+SCENARIO_TESTS = ("tests/test_scenario_checks.py",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +383,57 @@ MUTATIONS: dict[str, tuple[Mutation, ...]] = {
             '                self.db.execute("DELETE FROM completions WHERE run_id=? AND task_id=?", (run_id, task_id))',
             "                pass",
             STORE_TESTS,
+        ),
+    ),
+    # What ended a run: memory is never a timeout, a SIGKILL is CPU time only with the budget used.
+    "run end": (
+        Mutation("an OOM kill read as its signal", RUN_END, "if oom_kills > 0 and returncode != 0:", "if False:", RUN_END_TESTS),
+        Mutation("any SIGKILL is CPU time", RUN_END, "cpu_used >= HARD_LIMIT_SHARE * cpu_budget", "True", RUN_END_TESTS),
+        Mutation("a MemoryError is a runtime error", RUN_END, "return name in MEMORY_ERRORS or", "return False and", RUN_END_TESTS),
+        Mutation("SIGXCPU is a crash", RUN_END, "if returncode == -signal.SIGXCPU:", "if False:", RUN_END_TESTS),
+    ),
+    # How often an answer that must fail runs: the target, the budget, the floor.
+    "repetition": (
+        Mutation(
+            "the budget ignored: two runs",
+            REPETITION,
+            "return max(MIN_RUNS, min(TARGET_RUNS, math.floor(budget / cost)))",
+            "return MIN_RUNS",
+            REPETITION_TESTS,
+        ),
+        Mutation("no floor of two runs", REPETITION, "return max(MIN_RUNS, min(", "return max(1, min(", REPETITION_TESTS),
+    ),
+    # A scenario's records checked when read, and inputs that must not stop a run.
+    "input": (
+        Mutation("two test ids in one line", RECORDS, r'any(c in test for c in "\n\r\0")', "False", SCENARIO_TESTS),
+        Mutation("an empty test list selects nothing", RECORDS, "    if not ids:\n", "    if False:\n", SCENARIO_TESTS),
+        Mutation(
+            "a Python id without its file",
+            RECORDS,
+            'if not (sep and name and file.endswith(".py")):',
+            "if False:",
+            SCENARIO_TESTS,
+        ),
+        Mutation(
+            "a named pipe read as a source",
+            REPO_CONTEXT,
+            "        if not S_ISREG(stat.st_mode):",
+            "        if False:",
+            ("tests/test_repo_context.py::test_a_named_pipe_or_a_socket_named_like_a_source_is_skipped_not_waited_on",),
+        ),
+        Mutation(
+            "a named pipe listed as a source",
+            MANIFEST,
+            "return stat.S_ISREG(os.stat(path).st_mode)",
+            "return True",
+            ("tests/test_manifest.py::test_a_named_pipe_named_like_a_source_is_no_source_and_marking_does_not_wait_on_it",),
+        ),
+        Mutation(
+            "a lone surrogate written as it came",
+            EDITOR_TEXT,
+            'return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")',
+            "return text",
+            ("tests/e2e/test_odd_answers.py",),
         ),
     ),
 }

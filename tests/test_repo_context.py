@@ -52,7 +52,7 @@ def perimeter(r):
     return 2 * math.pi * r
 '''
 
-CALC_JAVA = '''package com.ex;
+CALC_JAVA = """package com.ex;
 
 import java.util.List;
 
@@ -75,7 +75,7 @@ public class Calc {
 
     int twice(int x) { return 2 * x; }
 }
-'''
+"""
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -87,32 +87,38 @@ def write(root: Path, files: dict[str, str]) -> None:
 @pytest.fixture
 def py_repo(tmp_path: Path) -> Path:
     root = tmp_path / "shapes"
-    write(root, {
-        "simpilot.toml": '[repository]\nname = "shapes"\nlanguage = "python"\nsources = ["shapes"]\n'
-                         'tests = ["tests"]\ntest_command = ["{python}", "-m", "pytest"]\n',
-        "shapes/__init__.py": "from .core import area\n",
-        "shapes/core.py": CORE_PY,
-        "shapes/util.py": "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n",
-        "shapes/deep/geo.py": "ORIGIN = (0, 0)\n",
-        "shapes/test_inline.py": f"assert {SECRET}\n",  # a test by its name, inside the sources
-        "shapes/conftest.py": f"{SECRET} = 1\n",
-        "tests/test_core.py": f"def test_area():\n    assert area(1) == {SECRET}\n",
-        "scripts/tool.py": "TOOL = 'not a source folder'\n",
-    })
+    write(
+        root,
+        {
+            "simpilot.toml": '[repository]\nname = "shapes"\nlanguage = "python"\nsources = ["shapes"]\n'
+            'tests = ["tests"]\ntest_command = ["{python}", "-m", "pytest"]\n',
+            "shapes/__init__.py": "from .core import area\n",
+            "shapes/core.py": CORE_PY,
+            "shapes/util.py": "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n",
+            "shapes/deep/geo.py": "ORIGIN = (0, 0)\n",
+            "shapes/test_inline.py": f"assert {SECRET}\n",  # a test by its name, inside the sources
+            "shapes/conftest.py": f"{SECRET} = 1\n",
+            "tests/test_core.py": f"def test_area():\n    assert area(1) == {SECRET}\n",
+            "scripts/tool.py": "TOOL = 'not a source folder'\n",
+        },
+    )
     return root
 
 
 @pytest.fixture
 def java_repo(tmp_path: Path) -> Path:
     root = tmp_path / "calc"
-    write(root, {
-        "simpilot.toml": '[repository]\nname = "calc"\nlanguage = "java"\nsources = ["src/main/java"]\n'
-                         'tests = ["src/test/java"]\ntest_command = ["bash", "run-tests.sh"]\n',
-        "src/main/java/com/ex/Calc.java": CALC_JAVA,
-        "src/main/java/com/ex/Helper.java": "package com.ex;\n\nclass Helper {\n    static int one() { return 1; }\n}\n",
-        "src/main/java/com/ex/util/Strings.java": "package com.ex.util;\n\npublic class Strings {}\n",
-        "src/test/java/com/ex/CalcTest.java": f"class CalcTest {{ int v = {SECRET}; }}\n",
-    })
+    write(
+        root,
+        {
+            "simpilot.toml": '[repository]\nname = "calc"\nlanguage = "java"\nsources = ["src/main/java"]\n'
+            'tests = ["src/test/java"]\ntest_command = ["bash", "run-tests.sh"]\n',
+            "src/main/java/com/ex/Calc.java": CALC_JAVA,
+            "src/main/java/com/ex/Helper.java": "package com.ex;\n\nclass Helper {\n    static int one() { return 1; }\n}\n",
+            "src/main/java/com/ex/util/Strings.java": "package com.ex.util;\n\npublic class Strings {}\n",
+            "src/test/java/com/ex/CalcTest.java": f"class CalcTest {{ int v = {SECRET}; }}\n",
+        },
+    )
     return root
 
 
@@ -124,8 +130,15 @@ def hole(text: str, span: str, infill: bool = True) -> tuple[str, str]:
 
 def request(path: Path, language: str, prefix: str, suffix: str) -> CompletionRequest:
     text = prefix + suffix
-    return CompletionRequest(uri=path.as_uri(), path=path.as_posix(), language=language, text=text, offset=len(prefix),
-                             line=prefix.count("\n"), character=len(prefix.rsplit("\n", 1)[-1]))
+    return CompletionRequest(
+        uri=path.as_uri(),
+        path=path.as_posix(),
+        language=language,
+        text=text,
+        offset=len(prefix),
+        line=prefix.count("\n"),
+        character=len(prefix.rsplit("\n", 1)[-1]),
+    )
 
 
 def code_lines(text: str) -> Counter[str]:
@@ -138,8 +151,9 @@ def code_lines(text: str) -> Counter[str]:
 def test_python_enclosing_function_moves_to_the_end() -> None:
     prefix, suffix = hole(CORE_PY, "r > LIMIT")
     code = arrange_document("python", prefix, suffix)
-    assert code.endswith('@cached\ndef area(r):\n    # the circle\n    if ' + HOLE + ':\n        raise ValueError(r)\n'
-                         '    return math.pi * r * r\n')
+    assert code.endswith(
+        "@cached\ndef area(r):\n    # the circle\n    if " + HOLE + ":\n        raise ValueError(r)\n    return math.pi * r * r\n"
+    )
     assert code.startswith('"""Core."""\nimport math\n\nLIMIT = 10\n')
     assert code.index("class Shape") < code.index("def perimeter") < code.index(HOLE)
 
@@ -159,10 +173,13 @@ JAVA_HOLES = {
 }
 
 
-@pytest.mark.parametrize(("language", "text", "span", "unit"), [
-    *(pytest.param("python", CORE_PY, s, u, id=f"python-{k}") for k, (s, u) in PY_HOLES.items()),
-    *(pytest.param("java", CALC_JAVA, s, u, id=f"java-{k}") for k, (s, u) in JAVA_HOLES.items()),
-])
+@pytest.mark.parametrize(
+    ("language", "text", "span", "unit"),
+    [
+        *(pytest.param("python", CORE_PY, s, u, id=f"python-{k}") for k, (s, u) in PY_HOLES.items()),
+        *(pytest.param("java", CALC_JAVA, s, u, id=f"java-{k}") for k, (s, u) in JAVA_HOLES.items()),
+    ],
+)
 def test_every_line_appears_once_and_the_unit_holding_the_hole_is_last(language: str, text: str, span: str, unit: str | None) -> None:
     prefix, suffix = hole(text, span)
     code = arrange_document(language, prefix, suffix)
@@ -175,26 +192,33 @@ def test_every_line_appears_once_and_the_unit_holding_the_hole_is_last(language:
     tail = code[code.index(unit) :]
     assert HOLE in tail
     indent = "    " if language == "java" else ""
-    others = [line for line in tail.split("\n")[1:] if line.startswith(indent) and not line.startswith(indent + " ")
-              and line.strip() not in ("}", "")]
+    others = [
+        line
+        for line in tail.split("\n")[1:]
+        if line.startswith(indent) and not line.startswith(indent + " ") and line.strip() not in ("}", "")
+    ]
     assert not others, others
 
 
 def test_java_method_moves_to_the_end_of_its_class_body() -> None:
     prefix, suffix = hole(CALC_JAVA, "total += x;")
     code = arrange_document("java", prefix, suffix)
-    assert code.endswith("""    int twice(int x) { return 2 * x; }
+    assert code.endswith(
+        """    int twice(int x) { return 2 * x; }
 
     /** Sums. */
     public int sum(List<Integer> xs) {
         int total = base;
         for (int x : xs) {
-            """ + HOLE + """
+            """
+        + HOLE
+        + """
         }
         return total;
     }
 }
-""")
+"""
+    )
 
 
 def test_java_type_moves_after_later_top_level_types() -> None:
@@ -239,8 +263,13 @@ OTHERS = {
 def test_budget_drops_the_farthest_file_first_and_is_never_exceeded() -> None:
     prefix, suffix = "def f():\n    return ", "\n"
     full = assemble("pkg/doc.py", "python", prefix, suffix, OTHERS, 100_000)
-    assert full.index("# file: lib/far/away.py") < full.index("# file: pkg/sub/mid.py") < full.index("# file: pkg/near.py") \
-        < full.index("# file: pkg/doc.py") < full.index(HOLE)
+    assert (
+        full.index("# file: lib/far/away.py")
+        < full.index("# file: pkg/sub/mid.py")
+        < full.index("# file: pkg/near.py")
+        < full.index("# file: pkg/doc.py")
+        < full.index(HOLE)
+    )
     seen = []
     for budget in range(len(HOLE), len(full) + 5):
         code = assemble("pkg/doc.py", "python", prefix, suffix, OTHERS, budget)
@@ -314,17 +343,20 @@ def test_completion_through_the_repository_ends_at_the_hole(java_repo: Path) -> 
 
 def test_without_a_manifest_the_same_test_rules_apply(tmp_path: Path) -> None:
     root = tmp_path / "loose"
-    write(root, {
-        "pyproject.toml": "[project]\nname = 'loose'\n",
-        "app/main.py": "def main():\n    return 1\n",
-        "app/helpers.py": "HELPER = 1\n",
-        "app/test_helpers.py": f"{SECRET}\n",
-        "app/helpers_test.py": f"{SECRET}\n",
-        "tests/unit/check.py": f"{SECRET}\n",
-        ".hidden/secret.py": f"{SECRET}\n",
-        "app/latin1.py": "",
-        "app/huge.py": "",
-    })
+    write(
+        root,
+        {
+            "pyproject.toml": "[project]\nname = 'loose'\n",
+            "app/main.py": "def main():\n    return 1\n",
+            "app/helpers.py": "HELPER = 1\n",
+            "app/test_helpers.py": f"{SECRET}\n",
+            "app/helpers_test.py": f"{SECRET}\n",
+            "tests/unit/check.py": f"{SECRET}\n",
+            ".hidden/secret.py": f"{SECRET}\n",
+            "app/latin1.py": "",
+            "app/huge.py": "",
+        },
+    )
     (root / "app/latin1.py").write_bytes(b"NAME = '\xe9'\n")
     (root / "app/huge.py").write_text("X = 1\n" * 200_000)
     (tmp_path / "outside.py").write_text("OUTSIDE = 1\n")
@@ -347,7 +379,9 @@ def test_a_named_pipe_or_a_socket_named_like_a_source_is_skipped_not_waited_on(t
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(str(root / "app/sock.py"))
     code: list[str] = []
-    worker = threading.Thread(target=lambda: code.append(prompt_code(request(root / "app/main.py", "python", "x = ", "\n"), 48_000)), daemon=True)
+    worker = threading.Thread(
+        target=lambda: code.append(prompt_code(request(root / "app/main.py", "python", "x = ", "\n"), 48_000)), daemon=True
+    )
     worker.start()
     worker.join(30)
     if worker.is_alive():  # unblock the reader so the test process can end
@@ -357,6 +391,9 @@ def test_a_named_pipe_or_a_socket_named_like_a_source_is_skipped_not_waited_on(t
     listener.close()
     assert "# file: app/helpers.py\nHELPER = 1\n" in code[0]
     assert "pipe.py" not in code[0] and "sock.py" not in code[0]
+    from lsp_bridge.repo_context import read_source
+
+    assert read_source(root, "app/pipe.py") is None  # asked for by name too: never read as an empty source
 
 
 def test_a_changed_file_is_read_again(py_repo: Path) -> None:
@@ -400,7 +437,9 @@ async def test_openai_chat_with_zero_context_sends_the_file_only(py_repo: Path) 
         sent.append(json.loads(http_request.content))
         return httpx.Response(200, json={"choices": [{"message": {"content": ""}}]})
 
-    model = OpenAIChatModel(ChatSettings(base_url="http://model.test/v1", model="m", context_chars=0), transport=httpx.MockTransport(answer))
+    model = OpenAIChatModel(
+        ChatSettings(base_url="http://model.test/v1", model="m", context_chars=0), transport=httpx.MockTransport(answer)
+    )
     prefix = "def clamp(x):\n    return "
     try:
         await model.complete(request(py_repo / "shapes/core.py", "python", prefix, ""))

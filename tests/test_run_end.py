@@ -12,7 +12,7 @@ from replay.execution.evaluate import classify_failure, classify_output
 from replay.execution.output import judge
 from replay.execution.program_runs import classify_program
 from replay.execution.proof import Proof, Shortfall
-from replay.execution.run_end import Ending, RunEnd, ended, how_it_ended, is_memory_error, stopped_by_limit
+from replay.execution.run_end import Ending, RunEnd, ended, how_it_ended, is_memory_error, oom_kill_message, stopped_by_limit
 from replay.execution.sandbox import ProcessResult, with_budget
 from replay.reports.taxonomy import CLASSES, taxonomy
 
@@ -143,3 +143,15 @@ def test_the_report_counts_out_of_memory_apart_from_timeouts() -> None:
 def test_a_run_end_keeps_its_facts() -> None:
     end = how_it_ended(KILL, cpu_budget=2, cpu_used=0.4, oom_kills=1)
     assert end == RunEnd(Ending.MEMORY, KILL, False, 2, 0.4, 1)
+
+
+def test_a_program_the_oom_killer_ended_fails_as_a_memory_error() -> None:
+    """The C++ and C# runners' message for a run the out-of-memory killer ended: the class a
+    runtime's own allocation failure has; nothing for a run that said so itself, or another end."""
+    killed = how_it_ended(-9, oom_kills=1)
+    assert (
+        oom_kill_message(killed)
+        == "MemoryError: the program ran out of memory: the out-of-memory killer ended a process at the sandbox's memory limit"
+    )
+    assert oom_kill_message(how_it_ended(1, errors=["MemoryError"])) is None  # its own message says it
+    assert oom_kill_message(how_it_ended(-9, wall_timed_out=True)) is None and oom_kill_message(None) is None

@@ -102,6 +102,14 @@ class RunEnd:
         return f"exit status {self.returncode}"
 
 
+def oom_kill_message(end: RunEnd | None, subject: str = "the program") -> str | None:
+    """``MemoryError: …`` for a run the out-of-memory killer ended (its runtime had no chance to
+    say so itself), led by the class a runtime's own allocation failure has; else None."""
+    if end is not None and end.oom_kills and end.out_of_memory:
+        return "MemoryError: " + end.describe(subject)
+    return None
+
+
 def signal_name(number: int) -> str:
     """``SIGSEGV (signal 11)``, or ``signal N`` for a number no signal has."""
     try:

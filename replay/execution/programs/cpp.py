@@ -67,6 +67,7 @@ from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program
 from replay.execution.proof import ENV, Channel, Proof
+from replay.execution.run_end import oom_kill_message
 from replay.execution.sandbox import ProcessResult, Sandbox, with_budget
 from replay.execution.warm import cpu_budget
 
@@ -633,8 +634,8 @@ def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget:
         return f"TimeoutError: the program used up its CPU budget of {budget} s"
     if result.timed_out:
         return f"TimeoutError: the program did not finish in {timeout:g} s"
-    if result.end is not None and result.end.oom_kills and result.end.out_of_memory:
-        return "MemoryError: " + result.end.describe("the program")
+    if (killed := oom_kill_message(result.end)) is not None:
+        return killed
     if proof.errors:
         return proof.errors[0]
     code = result.returncode

@@ -51,6 +51,7 @@ from replay.core.errors import SimpilotError
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program
 from replay.execution.programs.cpp import COMPILE_OUTPUT, failed_proof, run_once
 from replay.execution.proof import ENV, Proof
+from replay.execution.run_end import oom_kill_message
 from replay.execution.sandbox import ProcessResult, Sandbox
 
 LANGUAGE = "csharp"
@@ -549,8 +550,8 @@ def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget:
         return f"TimeoutError: the program used up its CPU budget of {budget} s"
     if result.timed_out:
         return f"TimeoutError: the program did not finish in {timeout:g} s"
-    if result.end is not None and result.end.oom_kills and result.end.out_of_memory:
-        return "MemoryError: " + result.end.describe("the program")
+    if (killed := oom_kill_message(result.end)) is not None:
+        return killed
     if proof.errors:
         return proof.errors[0]
     output = result.output_tail
