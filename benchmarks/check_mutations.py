@@ -1,6 +1,6 @@
 """Named mutations of the checks that decide a figure, each run against the tests that must catch it.
 
-simpilot's figures rest on a few checks: the proof of a pass (``replay/execution/proof.py``), the
+simpilot's figures rest on a few checks: the proof of a pass (``replay/execution/proof/check.py``), the
 work copy's state and its host-side writes (``workcopy.py``, ``beneath.py``), which tests a hole
 selects and how selected ids are matched (``selection.py``, ``pytest_select.py``, the JUnit
 runner's ``--select``, the proof's ``_passed``), the validation gate (``replay/validation/gate.py``),
@@ -51,12 +51,12 @@ from replay.core.paths import cache_root  # noqa: E402
 RUNNER_BUILDS = cache_root() / "java"
 RESULTS = ROOT / "benchmarks" / "results" / "mutations.json"
 
-PROOF = "replay/execution/proof.py"
-WORKCOPY = "replay/execution/workcopy.py"
-BENEATH = "replay/execution/beneath.py"
+PROOF = "replay/execution/proof/check.py"
+WORKCOPY = "replay/execution/workcopies/copies.py"
+BENEATH = "replay/execution/workcopies/beneath.py"
 SELECTION = "replay/validation/selection.py"
-PYTEST_SELECT = "replay/execution/pytest_select.py"
-JUNIT_RUNNER = "replay/execution/java/SimpilotJUnit.java"
+PYTEST_SELECT = "replay/execution/inside/pytest_select.py"
+JUNIT_RUNNER = "replay/execution/inside/SimpilotJUnit.java"
 GATE = "replay/validation/gate.py"
 PIPELINE = "replay/run/pipeline.py"
 STORE = "replay/store/__init__.py"
@@ -74,7 +74,7 @@ RUN_END = "replay/execution/run_end.py"
 REPETITION = "replay/validation/repetition.py"
 RECORDS = "replay/core/records.py"
 REPO_CONTEXT = "lsp_bridge/repo_context.py"
-MANIFEST = "replay/core/manifest.py"
+MANIFEST = "replay/config/manifest.py"
 EDITOR_TEXT = "postprocess/editor_text.py"
 RUN_END_TESTS = ("tests/test_run_end.py",)
 REPETITION_TESTS = ("tests/test_filler_repetition.py", "tests/test_program_gate.py")

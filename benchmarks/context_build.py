@@ -17,9 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lsp_bridge.contexts import STRATEGIES, strategy  # noqa: E402
 from replay.core.locations import catalog_for  # noqa: E402
+from replay.jobs.contexts import BUDGETS, measure, variants  # noqa: E402
+from replay.jobs.replay import load_tasks  # noqa: E402
 from replay.reports.contexts import index_note, p95, recall_markdown, tokenizers  # noqa: E402
-from replay.run.context_measures import BUDGETS, measure, variants  # noqa: E402
-from replay.run.driver import load_tasks  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -30,8 +30,8 @@ from scoreboard_live import start_local  # noqa: E402  (the same local server, s
 
 from lsp_bridge.contexts import resolve  # noqa: E402
 from replay.core.scenarios import read_tasks  # noqa: E402
+from replay.jobs.replay import run_replay  # noqa: E402
 from replay.reports.strategies import compare_runs, render  # noqa: E402
-from replay.run.driver import run_replay  # noqa: E402
 from replay.store import Store  # noqa: E402
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.jsonl"))

@@ -53,18 +53,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from replay.core.manifest import Manifest, RepoCatalog, project_root
+from replay.config.manifest import Manifest, RepoCatalog, project_root
 from replay.core.records import Status, Task
 from replay.core.scenarios import read_tasks
-from replay.execution import beneath
-from replay.execution import evaluate as evaluate_module
-from replay.execution import warm as warm_module
-from replay.execution.evaluate import Evaluator, apply
-from replay.execution.reference import ReferenceRuns
-from replay.execution.sandbox import Sandbox
-from replay.execution.warm import pytest_args
-from replay.execution.workcopy import WorkCopy
-from replay.run.driver import run_replay
+from replay.execution import judge as evaluate_module
+from replay.execution.judge import Evaluator, apply
+from replay.execution.runners import warm as warm_module
+from replay.execution.runners.warm import pytest_args
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.references import ReferenceRuns
+from replay.execution.workcopies import beneath
+from replay.execution.workcopies.copies import WorkCopy
+from replay.jobs.replay import run_replay
 from replay.store import Store
 
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]

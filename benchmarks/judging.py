@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from replay.jobs.compare import compare_run, render  # noqa: E402
+from replay.jobs.replay import run_models  # noqa: E402
 from replay.reports import models as comparison  # noqa: E402
 from replay.reports.model_runs import load_model_runs  # noqa: E402
-from replay.run.compare import compare_run, render  # noqa: E402
-from replay.run.driver import run_models  # noqa: E402
 from replay.run.progress import err  # noqa: E402
 from replay.store import Store  # noqa: E402
 

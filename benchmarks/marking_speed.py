@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from replay.core.manifest import load_manifest, project_root
+from replay.config.manifest import load_manifest, project_root
 from replay.marking import mark_repository
 
 BUNDLED = {"python": ["lpsolve", "minisql", "ordtree", "sparsela", "textindex"], "java": ["btreemap", "sparsemat", "variates"]}

@@ -36,12 +36,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replay.core.manifest import RepoCatalog  # noqa: E402
+from replay.config.manifest import RepoCatalog  # noqa: E402
 from replay.execution import programs  # noqa: E402
-from replay.execution.evaluate import Evaluator  # noqa: E402
-from replay.execution.sandbox import Sandbox  # noqa: E402
-from replay.marking.devbench import read_instances, task_for  # noqa: E402
-from replay.validation.devbench import provisioned, write_repository  # noqa: E402
+from replay.execution.judge import Evaluator  # noqa: E402
+from replay.execution.sandbox.bubblewrap import Sandbox  # noqa: E402
+from replay.importers.devbench import read_instances, task_for  # noqa: E402
+from replay.jobs.import_devbench import provisioned, write_repository  # noqa: E402
 from replay.validation.program_gate import validate_programs  # noqa: E402
 
 

@@ -28,12 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lsp_bridge.serving import llama_server  # noqa: E402
+from replay.config.models import price_for  # noqa: E402
 from replay.core.recordings import read_recordings  # noqa: E402
+from replay.jobs.record import record  # noqa: E402
+from replay.jobs.replay import run_replay  # noqa: E402
 from replay.reports import scoreboard  # noqa: E402
 from replay.reports.editor_clock import DEFAULT_BUDGETS_MS, ClockSettings  # noqa: E402
-from replay.run.driver import run_replay  # noqa: E402
-from replay.run.models_config import price_for  # noqa: E402
-from replay.run.recording import record  # noqa: E402
 from replay.store import Store  # noqa: E402
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.jsonl"))

@@ -39,9 +39,9 @@ sys.path.insert(0, str(ROOT))
 
 from postprocess import BUILTIN_PRESETS, HoleContext, run_preset  # noqa: E402
 from postprocess.bracketview import closes_cursor_block  # noqa: E402
-from replay.core.manifest import Manifest, load_manifest  # noqa: E402
-from replay.marking.lines import LineHole, tasks_from_lines  # noqa: E402
-from replay.marking.simcopilot_format import read_checkpoints  # noqa: E402
+from replay.config.manifest import Manifest, load_manifest  # noqa: E402
+from replay.importers.lines import LineHole, tasks_from_lines  # noqa: E402
+from replay.importers.simcopilot import read_checkpoints  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "simcopilot_identity.json"
 LANGUAGES = {"Python": "python", "Java": "java"}

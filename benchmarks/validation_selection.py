@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from replay.core.manifest import RepoCatalog, open_repository, project_root
+from replay.config.manifest import RepoCatalog, open_repository, project_root
 from replay.core.records import Kind
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.validation.gate import mark_validated
 
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node, Parser
 
 from postprocess.syntax import language
+from replay.config.manifest import LANGUAGES, MANIFEST_NAME, Manifest, is_regular_file, load_manifest
 from replay.core.errors import SimpilotError
-from replay.core.manifest import LANGUAGES, MANIFEST_NAME, Manifest, is_regular_file, load_manifest
 
 from .prompts import HOLE
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 from replay.core.scenarios import read_tasks
 
 DATA = Path(__file__).parent / "data"
@@ -33,9 +33,9 @@ def tiny_repo(tmp_path: Path) -> Path:
 def tiny_scenario(repo: Path, folder: Path, per_kind: int):
     """Candidate tasks of a tiny repository (unvalidated, overlapping ones included) written to a
     scenario file in ``folder``: ``(tasks, path)``."""
-    from replay.core.manifest import open_repository
-    from replay.marking import mark_repository
+    from replay.config.manifest import open_repository
     from replay.core.scenarios import write_tasks
+    from replay.marking import mark_repository
 
     tasks = mark_repository(open_repository(repo), seed=0, per_kind=per_kind).tasks
     path = folder / f"{repo.name}.jsonl"

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from postprocess import PRESETS, run_preset, run_steps
 from postprocess.context import HoleContext
 from postprocess.javascan import match
-from replay.core.manifest import open_repository, project_root
+from replay.config.manifest import open_repository, project_root
 
 DEVBENCH = Path(__file__).parent / "data" / "devbench"
 MAX_CHARS = 600  # a character cut spans at most this much (a long answer)

@@ -25,8 +25,8 @@ from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.cache import CachedModel, RawOutputStore
 from lsp_bridge.models.endpoint import retry_after
 from lsp_bridge.repo_context import arrange_document
+from replay.config.models import resolve_model
 from replay.core.errors import SimpilotError
-from replay.run.models_config import resolve_model
 
 ANSWER = "a + b"
 PRE = "def add(a, b):\n    return "

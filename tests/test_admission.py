@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import RepoCatalog
-from replay.execution.admission import RUNNER_MEMORY, WAITING_PER_JOB, WINDOW, Admission, default_limit, read_wanting, wanting
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
-from replay.marking.devbench import Instance, task_for
-from replay.validation.devbench import write_repository
+from replay.config.manifest import RepoCatalog
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.admission import RUNNER_MEMORY, WAITING_PER_JOB, WINDOW, Admission, default_limit, read_wanting, wanting
+from replay.importers.devbench import Instance, task_for
+from replay.jobs.import_devbench import write_repository
 from replay.validation.program_gate import validate_programs
 
 
@@ -251,7 +251,7 @@ def test_a_concurrent_runner_is_shared_and_compiles_each_program_once(tmp_path: 
     with Evaluator(RepoCatalog([manifest]), Sandbox.create(), 2) as evaluator:
         report = validate_programs(evaluator, [task], 2)
         runners = evaluator.programs._all
-        assert len(runners) == 1 and getattr(runners[0], "compilations") == 2  # the golden program and the empty one
+        assert len(runners) == 1 and runners[0].compilations == 2  # the golden program and the empty one
     assert [t.id for t in report.kept] == [task.id] and not report.dropped
 
 
@@ -272,5 +272,5 @@ def test_quick_programs_go_to_prepared_runners_and_waiting_ones_to_light_ones(tm
         runners = evaluator.programs._all
         prepared = [r for r in runners if getattr(r, "expected", frozenset())]
         light = [r for r in runners if getattr(r, "prepared", False) and not getattr(r, "expected", frozenset())]
-        assert len(prepared) == 1 and "json" in getattr(prepared[0], "expected")
+        assert len(prepared) == 1 and "json" in prepared[0].expected
         assert len(light) == 1  # the sleeping program's

@@ -1,25 +1,31 @@
-"""Imports follow the data: no cycle among the project's modules, and no stage imports a later one.
+"""The rooms of the project, enforced: imports follow the data, and each room holds one job.
 
 The stages, lowest first: ``postprocess`` (pure functions on text), ``replay.core`` (records,
-scenario and recording files, manifests, errors, similarity), ``replay.marking``, the bridge
-(``lsp_bridge``), ``replay.execution``, ``replay.validation``, ``replay.store``,
-``replay.reports``, ``replay.run`` (what drives a replay, a comparison, the demo, a recording),
-and the command line (``replay.cli``) on top. Imports inside functions count (they are dependencies all the same);
-imports under ``TYPE_CHECKING`` do not (they never run).
+scenario and recording files, positions, errors), ``replay.scoring`` (similarity, DevBench's
+metrics, pass@k, statistics), ``replay.config`` (typed schemas and loaders of every configuration
+file), ``replay.environments`` (test interpreters), ``replay.marking``, ``replay.importers``, the
+bridge (``lsp_bridge``), ``replay.execution``, ``replay.validation``, ``replay.store``,
+``replay.reports``, ``replay.run`` (the replay engine), ``replay.jobs`` (one function per command)
+and the command line (``replay.cli``) on top, which imports only ``replay.jobs``. What runs inside
+the sandbox (``replay.execution.inside``) imports only the standard library and the test framework
+it plugs into. Imports inside functions count (they are dependencies all the same); imports under
+``TYPE_CHECKING`` do not (they never run).
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 
 ROOT = project_root()
 PACKAGES = ("replay", "lsp_bridge", "postprocess")
 # a module may import its own stage and the ones before it
-STAGES = ("postprocess", "replay.core", "replay.marking", "lsp_bridge", "replay.execution", "replay.validation",
-          "replay.store", "replay.reports", "replay.run", "replay.cli")
+STAGES = ("postprocess", "replay.core", "replay.scoring", "replay.config", "replay.environments", "replay.marking",
+          "replay.importers", "lsp_bridge", "replay.execution", "replay.validation", "replay.store", "replay.reports",
+          "replay.run", "replay.jobs", "replay.cli")
 OUTSIDE_THE_STAGES = ("replay", "replay.__main__")  # the package's version, and `python -m replay`
 
 
@@ -110,10 +116,57 @@ def test_no_stage_imports_a_later_one() -> None:
     assert sorted(upward) == []
 
 
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def test_the_command_line_holds_no_run_logic() -> None:
-    """It parses options and calls functions: nothing but the entry point imports it."""
-    importers = [m for m, targets in graph().items() if "replay.cli" in targets and m != "replay.__main__"]
-    assert importers == []
+    """It parses options and calls jobs: nothing but the entry point imports it, and it imports
+    nothing of the project but ``replay.jobs``."""
+    edges = graph()
+    importers = [m for m, targets in edges.items() if any(_in(t, "replay.cli") for t in targets) and not _in(m, "replay.cli")]
+    assert importers == ["replay.__main__"]
+    reaching = [f"{m} -> {t}" for m, targets in edges.items() if _in(m, "replay.cli") for t in targets if not (_in(t, "replay.jobs") or _in(t, "replay.cli"))]
+    assert reaching == []
+
+
+INSIDE = "replay.execution.inside"
+# what code in the sandbox may import besides the standard library: the test framework it plugs into
+TEST_FRAMEWORKS = {"pytest", "_pytest", "pluggy"}
+
+
+def test_what_runs_inside_the_sandbox_imports_only_the_standard_library() -> None:
+    """``replay.execution.inside`` runs in the repository's interpreter, maybe not simpilot's: it
+    may import the standard library, pytest (for the plugins) and its sibling modules by their
+    bare names (the folder is on the server's path), never a simpilot package."""
+    known = modules()
+    siblings = {name.rsplit(".", 1)[1] for name in known if name.startswith(INSIDE + ".")}
+    wrong = []
+    for name, path in known.items():
+        if not _in(name, INSIDE):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                tops = [] if node.level and node.module is None else [(node.module or "").split(".")[0]]
+            else:
+                continue
+            wrong += [f"{name}: {top}" for top in tops if top not in sys.stdlib_module_names and top not in TEST_FRAMEWORKS | siblings | {"__future__"}]
+    assert wrong == []
+    outside = [f"{m} -> {t}" for m, targets in graph().items() if _in(m, INSIDE) for t in targets if not _in(t, INSIDE)]
+    assert outside == []
+
+
+# modules allowed past the size limit: data tables only, with why
+LONG_DATA_TABLES: dict[str, str] = {}
+MAX_LINES = 500
+
+
+def test_no_module_is_over_five_hundred_lines() -> None:
+    """A module past 500 lines holds more than one job: split it by concern."""
+    long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert {name: n for name, n in long.items() if name not in LONG_DATA_TABLES} == {}
 
 
 def test_the_bridge_reaches_its_model_server_only_over_http() -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from replay.core.records import Decision, Kind, Outcome, Position, Span, Status, Task, Validation
-from replay.execution.decisions import suggested_needlessly, suggestion_detail
-from replay.marking.decisions import choose, find_spots, plausible_additions
+from replay.execution.nothing_verdict import suggested_needlessly, suggestion_detail
+from replay.marking.decision_places import choose, find_spots, plausible_additions
 from replay.marking.java import parser as java_parser
 from replay.marking.python import parser as python_parser
-from replay.reports.decisions import Share, answer_lines, decision_figures, stratum_table, summary_line
+from replay.reports.decision_figures import Share, answer_lines, decision_figures, stratum_table, summary_line
 from replay.reports.strata import cutoffs
 
 PYTHON = b'''def f(xs):
@@ -216,7 +216,7 @@ def test_decision_figures_on_hand_computed_cases() -> None:
 def test_bundled_decision_scenarios_are_separate_and_large_enough() -> None:
     from collections import Counter
 
-    from replay.core.manifest import project_root
+    from replay.config.manifest import project_root
     from replay.core.scenarios import read_tasks
 
     folder = project_root() / "scenarios" / "decisions"

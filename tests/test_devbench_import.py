@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from postprocess import BUILTIN_PRESETS, run_preset
+from replay.config.manifest import open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import open_repository
 from replay.core.programs import join
 from replay.core.records import Kind
 from replay.core.scenarios import hole_context
-from replay.marking.devbench import CATEGORIES, FOLDERS, read_instances, task_for
-from replay.validation.devbench import write_repository
+from replay.importers.devbench import CATEGORIES, FOLDERS, read_instances, task_for
+from replay.jobs.import_devbench import write_repository
 
 SAMPLE = Path(__file__).parent / "data" / "devbench"
 
@@ -127,8 +127,8 @@ def test_instances_are_read_from_a_devbench_checkout_layout(tmp_path: Path) -> N
 
 
 def test_the_bundled_devbench_scenarios_match_their_repositories() -> None:
+    from replay.config.manifest import project_root
     from replay.core.locations import catalog_for
-    from replay.core.manifest import project_root
     from replay.core.scenarios import read_tasks
 
     files = sorted((project_root() / "scenarios" / "devbench").glob("*.jsonl"))
@@ -146,9 +146,9 @@ def test_the_bundled_devbench_scenarios_match_their_repositories() -> None:
 
 
 def test_survival_counts_each_instance_once_by_category_and_reason() -> None:
-    from replay.core.manifest import Manifest
+    from replay.config.manifest import Manifest
+    from replay.jobs.import_devbench import LanguageImport, survival
     from replay.reports.survival import categories_markdown, survival_markdown
-    from replay.validation.devbench import LanguageImport, survival
     from replay.validation.program_gate import Dropped, ProgramGateReport
 
     instances = read_instances(SAMPLE, ["python"], ["api_usage", "low_context"], limit=3)

@@ -1,4 +1,4 @@
-"""DevBench's similarity metrics against values worked out by hand (replay/core/devbench_metrics.py)."""
+"""DevBench's similarity metrics against values worked out by hand (replay/scoring/devbench.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.core.devbench_metrics import bow_cosine, char_grams, line0, line0_exact_match, words
+from replay.scoring.devbench import bow_cosine, char_grams, line0, line0_exact_match, words
 
 
 @pytest.mark.parametrize(

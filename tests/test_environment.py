@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from replay.core import environment
-from replay.core.environment import cache_key, dependency_files, source_roots
+from replay.config.manifest import EnvironmentConfig, RepoCatalog, load_manifest
 from replay.core.errors import SimpilotError
-from replay.execution.evaluate import Evaluator
-from replay.execution.proof import shortfall
-from replay.execution.sandbox import Sandbox, needed_paths
-from replay.core.manifest import EnvironmentConfig, RepoCatalog, load_manifest
+from replay.environments import environment
+from replay.environments.environment import cache_key, dependency_files, source_roots
+from replay.execution.judge import Evaluator
+from replay.execution.proof.check import shortfall
+from replay.execution.sandbox.bubblewrap import Sandbox, needed_paths
 from replay.validation.gate import check_baseline
 
 HEADER = '[repository]\nname = "mylib"\nsources = ["src/mylib"]\ntests = ["tests"]\n'

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from replay.core.records import Kind, Position, Span, Status, Task
-from replay.execution.evaluate import Verdict
+from replay.execution.judge import Verdict
 from replay.validation import gate as gate_module
 from replay.validation.gate import gate
 from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, TARGET_RUNS, planned_runs

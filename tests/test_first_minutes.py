@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from replay.run.compare import render as render_comparison, summarise, variants
 from replay.core.errors import SimpilotError
-from replay.reports.html_report import TASK_COLUMNS, render_html
 from replay.core.records import Kind, Outcome, Position, Span, Status, Task
-from replay.reports.report import build_report, render, render_summary, to_json, write_csv
 from replay.core.scenarios import read_tasks
+from replay.jobs.compare import render as render_comparison
+from replay.jobs.compare import summarise, variants
+from replay.reports.html_report import TASK_COLUMNS, render_html
+from replay.reports.report import build_report, render, render_summary, to_json, write_csv
 from replay.store import RunInfo, Store
 
 RUNS = {"fm-a": ("none", "simcopilot"), "fm-b": ("none", "simcopilot"), "fm-c": ("syntax", "ide")}

@@ -13,9 +13,9 @@ import pytest
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Position, Span, Status, Task
-from replay.execution.evaluate import Verdict
-from replay.execution.proof import Proof
-from replay.execution.sandbox import ProcessResult
+from replay.execution.judge import Verdict
+from replay.execution.proof.check import Proof
+from replay.execution.sandbox.bubblewrap import ProcessResult
 from replay.validation import gate as gate_module
 from replay.validation.gate import FILLERS, NO_TESTS, check_baseline, gate, probe_texts, select_tests
 from replay.validation.selection import Selection

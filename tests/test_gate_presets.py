@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from postprocess.presets import PRESETS, STEPS
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 from replay.validation.gate import preset_alterations
 
 from .conftest import bundled_tasks

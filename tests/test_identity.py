@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from postprocess import PRESETS, run_preset
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 from replay.core.scenarios import hole_context
 
 from .conftest import bundled_tasks

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.manifest import open_repository, project_root
 from replay.core.errors import SimpilotError
-from replay.core.manifest import open_repository, project_root
 from replay.core.records import Kind, Task
 from replay.core.scenarios import read_tasks
+from replay.importers.lines import GENERIC, LineHole, parse_holes, tasks_from_lines
 from replay.marking import MARKERS, parse_repository
-from replay.marking.lines import GENERIC, LineHole, parse_holes, tasks_from_lines
 
 REPOS = project_root() / "repos"
 SCENARIOS = project_root() / "scenarios"

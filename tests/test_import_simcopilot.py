@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from replay.cli import cli
+from replay.config.manifest import open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import open_repository
 from replay.core.records import Kind
 from replay.core.scenarios import read_tasks
-from replay.marking.lines import LineHole, read_holes, tasks_from_lines
-from replay.marking.simcopilot_format import parse_checkpoints, read_checkpoints
+from replay.importers.lines import LineHole, read_holes, tasks_from_lines
+from replay.importers.simcopilot import parse_checkpoints, read_checkpoints
 from tests.conftest import DATA
 
 PROGRAMS = DATA / "simcopilot"  # tally/tally.py, laid out as SimCopilot lays out its programs

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from postprocess import PRESETS, HoleContext, run_preset
 from postprocess.bracketview import closes_cursor_block, past_the_blocks, view
 from postprocess.syntax import parse
-from replay.core.manifest import open_repository
+from replay.config.manifest import open_repository
 from replay.core.records import Kind, Task
-from replay.marking.lines import tasks_from_lines
-from replay.marking.simcopilot_format import parse_checkpoints, read_checkpoints
+from replay.importers.lines import tasks_from_lines
+from replay.importers.simcopilot import parse_checkpoints, read_checkpoints
 from tests.conftest import DATA
 
 from .holes import PROPERTY_SETTINGS, bundled_sources, one_per_repository

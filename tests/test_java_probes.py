@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.proof import Proof, shortfall
-from replay.core.manifest import load_manifest
+from replay.config.manifest import load_manifest
 from replay.core.records import Kind, Position, Span, Task
-from replay.validation.selection import is_method_id, reaching_methods
+from replay.execution.proof.check import Proof, shortfall
 from replay.validation.gate import PROBE_MESSAGE, probe_texts
+from replay.validation.selection import is_method_id, reaching_methods
 from tests.conftest import DATA
 
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from replay.core.manifest import open_repository
-from replay.execution.java_runner import run_arguments, toolchain
-from replay.execution.proof import Answer, Channel, shortfall, sign
-from replay.execution.sandbox import ProcessResult, Sandbox
-from replay.execution.warm import JUnitServer
-from replay.execution.workcopy import WorkCopy
+from replay.config.manifest import open_repository
+from replay.execution.proof.check import Answer, Channel, shortfall, sign
+from replay.execution.runners.junit import run_arguments, toolchain
+from replay.execution.runners.warm import JUnitServer
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
+from replay.execution.workcopies.copies import WorkCopy
 from tests.conftest import DATA
 from tests.e2e.test_hostile_java import THIEF
 

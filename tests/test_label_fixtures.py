@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from replay.core.manifest import open_repository, project_root
+from replay.config.manifest import open_repository, project_root
 from replay.marking import MARKERS
 from replay.marking.labels import LABELS, RepoIndex, annotate
 from tests.conftest import DATA

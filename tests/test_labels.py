@@ -14,7 +14,7 @@ import tree_sitter_java
 import tree_sitter_python
 from tree_sitter import Language, Parser
 
-from replay.core.manifest import open_repository, project_root
+from replay.config.manifest import open_repository, project_root
 from replay.marking.labels import LABELS, Annotation, RepoIndex, annotate
 from replay.marking.labels_python import module_name
 

@@ -6,8 +6,8 @@ real model was never asked)."""
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from lsp_bridge.models.base import CompletionRequest
+from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
 from lsp_bridge.serving.local_model import (
     BadRequest,
     GenerationParams,
@@ -28,8 +30,6 @@ from lsp_bridge.serving.local_model import (
     parse_suffix,
     with_suffix,
 )
-from lsp_bridge.models.base import CompletionRequest
-from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
 
 
 def test_params_default_and_validated() -> None:

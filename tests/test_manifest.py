@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import RepoCatalog, open_repository
 
 
 def test_missing_path() -> None:

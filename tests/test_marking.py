@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replay.core.manifest import open_repository
+from replay.config.manifest import open_repository
+from replay.core.records import Kind
 from replay.marking import mark_repository
 from replay.marking.python import PythonMarker, parser
-from replay.core.records import Kind
 
 SOURCE = b'''import math
 
@@ -113,7 +113,7 @@ def test_positions_count_utf16_units() -> None:
 
 def test_worker_processes_give_the_same_tasks(tmp_path) -> None:
     """Large repositories are marked on forked workers; the result must not depend on it."""
-    from replay.core.manifest import load_manifest, project_root
+    from replay.config.manifest import load_manifest, project_root
     from replay.marking import PARALLEL_MIN_LINES, mark_repository
 
     sources = [p for p in sorted((project_root() / "repos").glob("*/*/*.py")) if "tests" not in p.parts]

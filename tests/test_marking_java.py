@@ -9,11 +9,11 @@ from functools import cache
 import pytest
 from tree_sitter import Node
 
-from replay.core.manifest import open_repository, project_root
+from replay.config.manifest import open_repository, project_root
+from replay.core.records import Kind
 from replay.marking import mark_repository
 from replay.marking.candidates import Candidate
 from replay.marking.java import JavaMarker, parser
-from replay.core.records import Kind
 
 JAVA_REPOS = ("btreemap", "sparsemat", "variates")
 

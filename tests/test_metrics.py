@@ -1,10 +1,10 @@
-"""Similarity metrics against values worked out by hand (replay/core/metrics.py)."""
+"""Similarity metrics against values worked out by hand (replay/scoring/similarity.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from replay.core.metrics import (
+from replay.scoring.similarity import (
     exact_match,
     first_line_match,
     identifier_match,

@@ -21,7 +21,7 @@ from replay.reports.models import (
     render,
     to_json,
 )
-from replay.reports.stats import mcnemar_exact
+from replay.scoring.stats import mcnemar_exact
 
 N = 5
 TASKS = [f"t{i:02d}" for i in range(20)]

@@ -1,4 +1,4 @@
-"""Prices in models.toml (replay/run/models_config.py): read by price_for, checked and left out of
+"""Prices in models.toml (replay/config/models.py): read by price_for, checked and left out of
 the spec by resolve_model, so the bridge never sees them."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.models import check_spec, price_for, resolve_model
 from replay.core.errors import SimpilotError
 from replay.reports.cost import Price
-from replay.run.models_config import check_spec, price_for, resolve_model
 
 OLLAMA = 'kind = "ollama"\nbase_url = "http://127.0.0.1:11434"\nmodel = "qwen2.5-coder:1.5b-base"\n'
 SPEC = {"kind": "ollama", "base_url": "http://127.0.0.1:11434", "model": "qwen2.5-coder:1.5b-base"}

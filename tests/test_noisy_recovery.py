@@ -88,8 +88,8 @@ def test_java_bracket_corruptions() -> None:
 
 
 def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
+    from replay.config.models import resolve_model
     from replay.core.errors import SimpilotError
-    from replay.run.models_config import resolve_model
 
     scenario = tmp_path / "s.jsonl"
     scenario.write_text("", encoding="utf-8")
@@ -102,7 +102,7 @@ def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
 @pytest.fixture(scope="module")
 def contexts():
     """Every bundled task with the editor's view of its hole."""
-    from replay.core.manifest import project_root
+    from replay.config.manifest import project_root
     from replay.core.scenarios import hole_context
 
     base = project_root() / "repos"
@@ -175,8 +175,8 @@ def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys) -> Non
     import sys
 
     from postprocess.noise import Noisy
+    from replay.config.manifest import project_root
     from replay.reports import recovery
-    from replay.core.manifest import project_root
 
     spec = importlib.util.spec_from_file_location("noisy_recovery_benchmark", project_root() / "benchmarks" / "noisy_recovery.py")
     benchmark = importlib.util.module_from_spec(spec)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import RepoCatalog, open_repository
 from replay.core.records import Kind, Status
-from replay.execution.evaluate import Evaluator
+from replay.execution.judge import Evaluator
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, compared_lines, first_difference, judge, normalised, reference_lines
-from replay.execution.proof import shortfall
-from replay.execution.sandbox import Sandbox
+from replay.execution.proof.check import shortfall
+from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.marking import mark_repository
 
 EXPECTED = "squares 1 4 9\ntotal 14\ntook 0.25 s\n"

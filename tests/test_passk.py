@@ -1,5 +1,5 @@
 """pass@k and best@k against exhaustive enumeration, and the task-level bootstraps
-(replay/reports/passk.py) against their defining properties."""
+(replay/scoring/passk.py) against their defining properties."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.reports.passk import (
+from replay.scoring.passk import (
     PairedDifference,
     best_at_k,
     bootstrap_interval,

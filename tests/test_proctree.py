@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution import proctree
+from replay.execution.inside import proctree
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import RepoCatalog
+from replay.config.manifest import RepoCatalog
 from replay.core.records import Status
-from replay.execution.evaluate import Evaluator, Verdict
-from replay.execution.reference import ReferenceRuns
-from replay.execution.sandbox import Sandbox
-from replay.marking.devbench import Instance, read_instances, task_for
+from replay.execution.judge import Evaluator, Verdict
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.references import ReferenceRuns
+from replay.importers.devbench import Instance, read_instances, task_for
+from replay.jobs.import_devbench import write_repository
 from replay.validation import program_gate
-from replay.validation.devbench import write_repository
 from replay.validation.program_gate import Dropped, ProgramGateReport, _Runs, empty_timeout, judge, judge_one
 from replay.validation.repetition import (
     CATCH_PROBABILITY,

@@ -17,10 +17,10 @@ import pytest
 from replay.core.errors import SimpilotError
 from replay.core.programs import join
 from replay.core.records import Status
-from replay.execution.program_runs import classify_program, program_shortfall
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, cpp, csharp, error_class
-from replay.execution.proof import Proof, shortfall
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.programs.runs import classify_program, program_shortfall
+from replay.execution.proof.check import Proof, shortfall
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 DATA = Path(__file__).parent / "data" / "devbench"
 HAS_GXX = shutil.which("g++") is not None

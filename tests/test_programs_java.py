@@ -21,10 +21,10 @@ import pytest
 from replay.core.errors import SimpilotError
 from replay.core.programs import join
 from replay.core.records import Status
-from replay.execution import java_runner
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, error_class, remove
 from replay.execution.programs import java as harness
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.runners import junit as java_runner
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 DATA = Path(__file__).parent / "data" / "devbench" / "java"
 # Bundled instances that need nothing beyond the JDK, whose golden completion passes and whose

@@ -13,10 +13,10 @@ import pytest
 
 from replay.core.errors import SimpilotError
 from replay.core.programs import join
-from replay.execution.program_runs import classify_program, program_shortfall
 from replay.execution.programs import PROGRAM_TEST, Program, Runner, error_class
 from replay.execution.programs import node as harness
-from replay.execution.sandbox import Sandbox
+from replay.execution.programs.runs import classify_program, program_shortfall
+from replay.execution.sandbox.bubblewrap import Sandbox
 
 pytestmark = pytest.mark.e2e
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.program_runs import classify_program, program_shortfall
 from replay.execution.programs import PROGRAM_TEST, Program
 from replay.execution.programs.python import PythonRunner, imported, imported_modules, needs, shared_imports
-from replay.execution.sandbox import Sandbox
+from replay.execution.programs.runs import classify_program, program_shortfall
+from replay.execution.sandbox.bubblewrap import Sandbox
 
 pytestmark = pytest.mark.e2e
 
@@ -93,7 +93,7 @@ def test_a_server_may_preload_submodules_by_their_dotted_names() -> None:
 
 def test_warm_and_fresh_agree_on_bundled_instances(tmp_path: Path) -> None:
     from replay.core.programs import join
-    from replay.marking.devbench import read_instances, task_for
+    from replay.importers.devbench import read_instances, task_for
 
     instances = read_instances(Path(__file__).parent / "data" / "devbench", ["python"], limit=2)
     runners = [PythonRunner(Sandbox.create(), None, warm=w) for w in (True, False)]

@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 
 ROOT = project_root()
 

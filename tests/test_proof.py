@@ -1,5 +1,5 @@
 """The proof of a pass: records count only with the run's token, every selected test must be
-reported passing, and the end of the run must be reported (``replay/execution/proof.py``)."""
+reported passing, and the end of the run must be reported (``replay/execution/proof/check.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.proof import (
+from replay.execution.proof.check import (
     TAMPERED,
     Answer,
     Channel,

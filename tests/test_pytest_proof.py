@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.proof import PYTEST_PLUGIN, Answer, Channel, shortfall
-from replay.execution.sandbox import Sandbox
+from replay.execution.proof.check import PYTEST_PLUGIN, Answer, Channel, shortfall
+from replay.execution.sandbox.bubblewrap import Sandbox
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
 
@@ -99,7 +99,7 @@ def test_a_report_the_answer_writes_itself_is_refused(tmp_path: Path) -> None:
     code = """
 class Report:
     nodeid, when, outcome = 'tests/test_mod.py::test_other', 'call', 'passed'
-reporter = sys.modules['replay.execution.pytest_proof']
+reporter = sys.modules['replay.execution.inside.pytest_proof']
 reporter.pytest_runtest_logreport(Report())
 """
     result = run(tmp_path, code)
@@ -113,7 +113,7 @@ def test_the_key_is_nowhere_the_tests_can_read(tmp_path: Path) -> None:
     attributes hold the run's key."""
     code = """
 import json
-reporter = sys.modules['replay.execution.pytest_proof']
+reporter = sys.modules['replay.execution.inside.pytest_proof']
 seen = [repr(dict(os.environ)), repr(sys.argv), repr(vars(reporter))]
 for fd in range(64):
     try:
@@ -135,7 +135,7 @@ def test_rebinding_the_reporters_names_switches_no_guard_off(tmp_path: Path) -> 
     the builtins through them, changes nothing."""
     code = """
 import builtins
-reporter = sys.modules['replay.execution.pytest_proof']
+reporter = sys.modules['replay.execution.inside.pytest_proof']
 for name in list(vars(reporter)) + dir(builtins):
     if not name.startswith('__') and not name.startswith('pytest_'):
         try:
@@ -167,7 +167,7 @@ def test_the_writer_reached_through_a_hooks_closure_writes_only_tampering(tmp_pa
     """Function internals are not audited; the writer behind the hooks still signs a record only
     for the reporter's own code, and anyone else's call becomes a tampering event."""
     code = """
-reporter = sys.modules['replay.execution.pytest_proof']
+reporter = sys.modules['replay.execution.inside.pytest_proof']
 cells = [c.cell_contents for c in reporter.pytest_runtest_logreport.__closure__]
 write = next(c for c in cells if callable(c) and getattr(c, '__name__', '') == 'write')
 for when in ('setup', 'call', 'teardown'):

@@ -9,12 +9,12 @@ import pytest
 
 from lsp_bridge.models.base import CompletionRequest, ModelError
 from lsp_bridge.models.recorded import RecordedModel
-from replay.core.manifest import open_repository
-from replay.marking import mark_repository
-from replay.core.records import Completion, Kind, Task
+from replay.config.manifest import open_repository
 from replay.core.recordings import answer_for, merge, read_recording_file, sample_tasks, write_recording_file
-from replay.run.recording import record
+from replay.core.records import Completion, Kind, Task
 from replay.core.scenarios import document_text, write_tasks
+from replay.jobs.record import record
+from replay.marking import mark_repository
 
 from .conftest import bundled_tasks
 

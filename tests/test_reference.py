@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.evaluate import Evaluator
-from replay.execution.reference import ReferenceRuns
-from replay.execution.sandbox import Sandbox
-from replay.core.manifest import RepoCatalog, open_repository
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.records import Kind, Position, Span, Task
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.references import ReferenceRuns
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
 

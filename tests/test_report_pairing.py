@@ -9,12 +9,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from replay.core.records import Kind, Outcome, Position, Span, Status, Task
 from replay.reports.comparison import pair_tasks, task_digest
 from replay.reports.html_report import comparison_block, task_detail
-from replay.core.records import Kind, Outcome, Position, Span, Status, Task
 from replay.reports.report import build_report, render, to_json
-from replay.store import RunInfo, Store
 from replay.reports.strata import cutoffs
+from replay.store import RunInfo, Store
 
 
 def task(i: int, truth: str = "total += x", file_sha256: str = "0" * 64, comment_distance: int = 3) -> Task:

@@ -26,7 +26,7 @@ from rapidfuzz.distance import Levenshtein
 
 from replay.cli import cli as main
 from replay.core.records import Completion
-from replay.reports.stats import mcnemar_exact, wilson
+from replay.scoring.stats import mcnemar_exact, wilson
 from tests.conftest import DATA, tiny_scenario
 
 HOSTILE = '</pre></details><script>document.title="pwned"</script><img src=x onerror="document.title=\'pwned2\'"> " onmouseover="x'

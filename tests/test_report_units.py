@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from replay.reports.comparison import Series, compare
-from replay.core.metrics import similarity
 from replay.core.records import Kind, Outcome, Position, Span, Status, Task
-from replay.reports.stats import mcnemar_exact
-from replay.store import METRIC_COLUMNS, RunInfo, Store
+from replay.reports.comparison import Series, compare
 from replay.reports.strata import cutoffs
 from replay.reports.taxonomy import CLASSES, taxonomy, undefined_source
+from replay.scoring.similarity import similarity
+from replay.scoring.stats import mcnemar_exact
+from replay.store import METRIC_COLUMNS, RunInfo, Store
 
 
 def task(i: int, repo: str = "r", truth: str = "total += x") -> Task:
@@ -104,7 +104,7 @@ def test_new_outcomes_are_stored_with_their_metrics(tmp_path: Path) -> None:
 def test_prompt_excerpt_marks_the_cursor_and_hides_what_a_completion_cannot_see() -> None:
     from replay.reports.report import CURSOR_MARK, prompt_excerpt
 
-    original = "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n".encode()
+    original = b"def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
     start = original.index(b"total += x")
     end = start + len(b"total += x")
     span = Span(start, end, Position(3, 8), Position(3, 18))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from replay.core.records import Completion, Kind, Outcome, Position, Span, Status, Task
-from replay.execution.evaluate import Verdict
+from replay.execution.judge import Verdict
 from replay.run import client as client_module
 from replay.run import pipeline
 from replay.run.pipeline import ReplaySettings, replay_run

@@ -9,13 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.errors import SimpilotError
-from replay.execution.sandbox import Limits
-from replay.run.pipeline import ReplaySettings, open_run
-from replay.run.run_config import (
-    LEGACY_VERDICT, VERDICT, config_hash, differences, legacy_config, model_settings, redact_model_name, redact_url, run_config,
+from replay.config.run import (
+    LEGACY_VERDICT,
+    VERDICT,
+    config_hash,
+    differences,
+    legacy_config,
+    model_settings,
+    redact_model_name,
+    redact_url,
+    run_config,
 )
+from replay.core.errors import SimpilotError
 from replay.core.scenarios import file_digest, legacy_file_digest
+from replay.execution.sandbox.bubblewrap import Limits
+from replay.run.pipeline import ReplaySettings, open_run
 from replay.store import Store
 
 CHAT = {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen"}

@@ -8,12 +8,12 @@ import signal
 import pytest
 
 from replay.core.records import Outcome, Status
-from replay.execution.evaluate import classify_failure, classify_output
+from replay.execution.judge import classify_failure, classify_output
 from replay.execution.output import judge
-from replay.execution.program_runs import classify_program
-from replay.execution.proof import Proof, Shortfall
+from replay.execution.programs.runs import classify_program
+from replay.execution.proof.check import Proof, Shortfall
 from replay.execution.run_end import Ending, RunEnd, ended, how_it_ended, is_memory_error, oom_kill_message, stopped_by_limit
-from replay.execution.sandbox import ProcessResult, with_budget
+from replay.execution.sandbox.bubblewrap import ProcessResult, with_budget
 from replay.reports.taxonomy import CLASSES, taxonomy
 
 KILL, XCPU, SEGV = -signal.SIGKILL, -signal.SIGXCPU, -signal.SIGSEGV

@@ -8,12 +8,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from replay.core.manifest import open_repository
-from replay.execution.sandbox import Limits
-from replay.marking.devbench import Instance
-from replay.reports.html_report import render_html
-from replay.reports.report import run_verdict, to_json
-from replay.run.run_config import (
+from replay.config.manifest import open_repository
+from replay.config.run import (
     JUNIT_REPORTS,
     OUTPUT_COMPARISON,
     PER_TEST,
@@ -26,8 +22,12 @@ from replay.run.run_config import (
     run_config,
     verdict_way,
 )
+from replay.execution.sandbox.bubblewrap import Limits
+from replay.importers.devbench import Instance
+from replay.jobs.import_devbench import write_repository
+from replay.reports.html_report import render_html
+from replay.reports.report import run_verdict, to_json
 from replay.store import RunInfo
-from replay.validation.devbench import write_repository
 
 from .conftest import DATA
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.sandbox import Sandbox
+from replay.execution.sandbox.bubblewrap import Sandbox
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
 

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from replay.core.records import Kind, Position, Span, Task
-from replay.execution import pytest_select
-from replay.execution.proof import Proof, shortfall
+from replay.execution.inside import pytest_select
+from replay.execution.proof.check import Proof, shortfall
 from replay.validation.selection import Selection, java_selection
 
 

@@ -16,11 +16,11 @@ import pytest
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from replay.run.client import BridgeClient
-from replay.core.manifest import open_repository
-from replay.marking import mark_repository
+from replay.config.manifest import open_repository
 from replay.core.records import Kind, PromptRecord, Timing
 from replay.core.scenarios import document_text
+from replay.marking import mark_repository
+from replay.run.client import BridgeClient
 from replay.run.session import _SyncedDocument, hole_removal, hole_restoration, replay_session, session_order
 from replay.store import Store
 from tests.conftest import tiny_scenario

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.reports.stats import wilson
+from replay.scoring.stats import wilson
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from replay.core.records import Kind, Position, Span, Task
-from replay.reports.stats import wilson
 from replay.reports.strata import (
     Cutoffs,
     IntervalMethod,
@@ -15,6 +14,7 @@ from replay.reports.strata import (
     stratify,
     tercile_cuts,
 )
+from replay.scoring.stats import wilson
 
 
 def task(i: int, *, comment: int | None = None, reference: int | None = None, lines: int = 1, labels: tuple[str, ...] = (),

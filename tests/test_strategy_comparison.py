@@ -12,8 +12,8 @@ from rich.console import Console
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Kind, Outcome, Position, PromptRecord, Span, Status, Task
-from replay.reports.stats import mcnemar_exact
 from replay.reports.strategies import compare_runs, render, strategy_of
+from replay.scoring.stats import mcnemar_exact
 from replay.store import RunInfo, Store
 
 

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from replay.config.manifest import RepoCatalog, open_repository, project_root
 from replay.core.errors import SimpilotError
-from replay.core.manifest import RepoCatalog, open_repository, project_root
 from replay.core.recordings import RecordedAnswer, read_recording_file, write_recording_file
 from replay.core.records import Kind, Position, Span, Task
 from replay.core.repo_paths import PathRefused, UnsafePath, file_in_repo, relative_path, task_file
 from replay.core.scenarios import read_tasks, write_tasks
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.run.pipeline import check_sources
 
 # each refused spelling, and words its message must hold

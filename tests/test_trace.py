@@ -10,11 +10,21 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from lsp_bridge.trace import TRACE_VERSION, TextChange, TraceError, TraceProblem, TraceWriter, json_changes, parse_event, read_trace, snapshots
-from replay.core.manifest import open_repository
-from replay.marking import mark_repository
+from lsp_bridge.trace import (
+    TRACE_VERSION,
+    TextChange,
+    TraceError,
+    TraceProblem,
+    TraceWriter,
+    json_changes,
+    parse_event,
+    read_trace,
+    snapshots,
+)
+from replay.config.manifest import open_repository
 from replay.core.records import Kind
 from replay.core.scenarios import write_tasks
+from replay.marking import mark_repository
 from replay.run.session import hole_removal, hole_restoration
 from replay.run.trace_replay import accepted_requests, count_events, normalize, render, replay_trace, similarity
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.sandbox import Sandbox
-from replay.execution.warm import PytestServer, pytest_args
+from replay.execution.runners.warm import PytestServer, pytest_args
+from replay.execution.sandbox.bubblewrap import Sandbox
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is installed by .ci/setup")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.sandbox import Sandbox
-from replay.execution.workcopy import WorkCopy
-from replay.core.manifest import open_repository
+from replay.config.manifest import open_repository
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.workcopies.copies import WorkCopy
 
 TAMPER = """
 import os
@@ -99,8 +99,7 @@ def test_a_folder_swapped_for_a_link_is_never_written_through(tiny_repo: Path, t
 def test_beneath_refuses_links_special_files_and_hard_links(tmp_path: Path) -> None:
     import os
 
-    from replay.execution import beneath
-
+    from replay.execution.workcopies import beneath
     root = tmp_path / "copy"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "a.py").write_text("a\n")
@@ -122,8 +121,7 @@ def test_beneath_refuses_links_special_files_and_hard_links(tmp_path: Path) -> N
 def test_the_state_covers_caches_links_and_modes(tmp_path: Path) -> None:
     import os
 
-    from replay.execution import beneath
-
+    from replay.execution.workcopies import beneath
     root = tmp_path / "copy"
     (root / "pkg" / "__pycache__").mkdir(parents=True)
     (root / "pkg" / "a.py").write_text("a\n")
@@ -140,7 +138,7 @@ def test_the_state_covers_caches_links_and_modes(tmp_path: Path) -> None:
 def test_what_a_run_planted_is_named() -> None:
     import stat
 
-    from replay.execution.workcopy import planted
+    from replay.execution.workcopies.copies import planted
 
     file = (stat.S_IFREG | 0o644, 0, 1, 10, 1, 1, 5)
     clean = {"pkg": (stat.S_IFDIR | 0o755, 0, 2), "pkg/a.py": file, "tests/test_a.py": file, "data.txt": file}

@@ -15,8 +15,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from replay.config.manifest import MANIFEST_NAME, Manifest, RepoCatalog, load_manifest, open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import MANIFEST_NAME, Manifest, RepoCatalog, load_manifest, open_repository
 
 LOCATIONS_FILE = "repositories.json"
 

@@ -21,7 +21,7 @@ only a tail of other runs). An untouched program printing more is refused; a run
 fails ("printed more than ..."), even when the lines ``compare_lines`` keeps would match: what
 lies beyond the bound was never seen. Beyond the sandbox's file-size limit the program is killed.
 
-The judgement is a :class:`~replay.execution.proof.Proof` with one test, :data:`OUTPUT_TEST`,
+The judgement is a :class:`~replay.execution.proof.check.Proof` with one test, :data:`OUTPUT_TEST`,
 passed or failed, so the gate, replays and reports treat it like any other run. It is made in
 simpilot's process, outside the sandbox, from a file the program's output went to: the code
 under test cannot reach the reference, so it can pass only by printing what the untouched program
@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 
 from replay.core.errors import SimpilotError
-from replay.execution.proof import Proof
+from replay.execution.proof.check import Proof
 from replay.execution.run_end import RunEnd
 
 OUTPUT_TEST = "output"  # the one test id of an output comparison

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from replay.execution.sandbox import ProcessResult
+    from replay.execution.sandbox.bubblewrap import ProcessResult
 
 
 class Ending(str, enum.Enum):

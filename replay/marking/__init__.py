@@ -28,7 +28,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from replay.core.manifest import Manifest
+from replay.config.manifest import Manifest
 from replay.core.records import Kind, Span, Task
 from replay.core.textpos import char_offset, position_at
 from replay.marking.candidates import Candidate, select

@@ -6,7 +6,7 @@ and the digest of its file): after a repository is re-marked, one id (``repo:pat
 can name another hole, and pairing those would compare answers to different questions. Tasks
 only one side has, and tasks that share an id but differ, are counted and listed, not compared. Each
 stratum gets both pass rates, their difference and the exact McNemar p-value of the paired
-verdicts (replay/reports/stats.py): only tasks that flipped carry information, which is why the test is
+verdicts (replay/scoring/stats.py): only tasks that flipped carry information, which is why the test is
 paired rather than a comparison of two independent rates.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from replay.core.records import Outcome, Task
-from replay.reports.stats import mcnemar_exact
 from replay.reports.strata import DIMENSIONS, SMALL_STRATUM, Cutoffs, memberships, ordered_values
+from replay.scoring.stats import mcnemar_exact
 
 
 @dataclass(frozen=True, slots=True)

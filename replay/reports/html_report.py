@@ -16,15 +16,15 @@ import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from replay.core.metrics import METRIC_LABELS
 from replay.reports.comparison import Comparison, differing_note, short_model
-from replay.reports.decisions_html import decisions_section
+from replay.reports.decision_figures_html import decisions_section
 from replay.reports.html_text import esc
 from replay.reports.report import CURSOR_MARK, OutcomeRow, Report, Section, prompt_excerpt, run_verdict, sample_line, source_file
 from replay.reports.scoreboard import section as scoreboard_section
 from replay.reports.strata import DIMENSIONS, ORDER, SMALL_STRATUM, StratumRow
 from replay.reports.tampering import TamperingRow
 from replay.reports.taxonomy import CLASSES
+from replay.scoring.similarity import METRIC_LABELS
 
 PALETTE = ("#3b6fb6", "#d9822b", "#2e9e6a", "#b8475b", "#7a5cb8", "#8c6d31", "#3aa1b5", "#6b6b6b")
 CLASS_COLOURS = {

@@ -5,7 +5,7 @@ compared: a lead built on tasks another model never saw is no lead over it, and 
 different sample counts are different estimates. Every task left out is counted per run, with its
 reason, so a reader sees how much of each run the comparison rests on.
 
-pass@1 and pass@k are the unbiased estimators of ``replay/reports/passk.py``, averaged over
+pass@1 and pass@k are the unbiased estimators of ``replay/scoring/passk.py``, averaged over
 tasks; their intervals are bootstrapped over tasks rather than samples, because the samples of
 one task are not independent draws and the tasks are what a reader wants to generalise over.
 Every pair of models gets two paired tests: the exact McNemar test on sample 0 (one answer a
@@ -33,8 +33,8 @@ from rich.table import Table
 
 from replay.core.missing_answers import SHOWN, how_to_answer, some
 from replay.reports.html_text import esc, html_table
-from replay.reports.passk import best_at_k, bootstrap_interval, paired_bootstrap, rank_flips, task_pass_at_k
-from replay.reports.stats import mcnemar_exact
+from replay.scoring.passk import best_at_k, bootstrap_interval, paired_bootstrap, rank_flips, task_pass_at_k
+from replay.scoring.stats import mcnemar_exact
 
 LEVEL = 0.95  # every interval and test here is at this level
 UNKNOWN = "unknown"  # the stratum value of a task whose strata lack the key

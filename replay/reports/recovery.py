@@ -21,7 +21,7 @@ from postprocess import run_preset
 from postprocess.noise import TYPES, applicable, assign, corrupt
 from replay.core.records import Task
 from replay.core.scenarios import hole_context
-from replay.reports.stats import wilson
+from replay.scoring.stats import wilson
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def recovered(processed: str, ground_truth: str, language: str) -> bool:
 def measure(tasks: Sequence[Task], presets: Iterable[str], seed: int = 0, root: Path | None = None) -> list[Recovery]:
     """Recovery per (preset, corruption type) over ``tasks`` (their files read under ``root``,
     by default each bundled repository); corruptions that changed nothing are not counted."""
-    from replay.core.manifest import project_root
+    from replay.config.manifest import project_root
 
     base = root or project_root() / "repos"
     kinds = assign(seed, [(t.id, applicable(t.language, t.block)) for t in tasks])

@@ -22,19 +22,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from postprocess import is_ablation
+from replay.config.manifest import project_root
 from replay.core.errors import SimpilotError
-from replay.core.manifest import project_root
-from replay.core.metrics import METRIC_LABELS
 from replay.core.records import Outcome, Task
 from replay.core.scenarios import document_text
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks, task_digest
-from replay.reports.decisions import DecisionFigures, decision_figures, decisions_json, render_decisions
-from replay.reports.passk import bootstrap_interval, task_pass_at_k
+from replay.reports.decision_figures import DecisionFigures, decision_figures, decisions_json, render_decisions
 from replay.reports.scoreboard import Scoreboard, build_series
 from replay.reports.scoreboard import to_json as scoreboard_json
 from replay.reports.strata import SMALL_STRATUM, Cutoffs, IntervalMethod, MeanRow, StratumRow, cutoffs, stratify, stratum_means
 from replay.reports.tampering import TamperingRow, render_tampering, row_json, tampering
 from replay.reports.taxonomy import Taxonomy, taxonomy
+from replay.scoring.passk import bootstrap_interval, task_pass_at_k
+from replay.scoring.similarity import METRIC_LABELS
 from replay.store import RunInfo, Store
 
 

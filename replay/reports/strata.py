@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from replay.core.records import Task
-from replay.reports.stats import wilson
+from replay.scoring.stats import wilson
 
 SMALL_STRATUM = 10
 CATEGORIES = ("local_variable", "global_variable", "function", "class", "library", "if_condition", "if_body", "loop_body")

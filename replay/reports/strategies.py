@@ -23,8 +23,8 @@ from rich.table import Table
 from replay.core.errors import SimpilotError
 from replay.core.records import Outcome, Task
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks
-from replay.reports.stats import wilson
 from replay.reports.strata import cutoffs
+from replay.scoring.stats import wilson
 from replay.store import RunInfo, Store
 
 

@@ -1,6 +1,6 @@
 """The error taxonomy: why answers failed, as counts and shares, like the paper's error analysis.
 
-The evaluator already puts every verdict in one class (``Status``; replay/execution/evaluate.py
+The evaluator already puts every verdict in one class (``Status``; replay/execution/judge.py
 decides, most specific class first: a Python file that does not compile is a syntax or
 indentation error before any test runs; an undefined name is found statically on the patched
 file by libcst's scope analysis, or from a ``NameError`` in the test output, or from javac's

@@ -26,15 +26,15 @@ from typing import Any, Protocol, TypeVar
 
 from postprocess import run_preset
 from replay import __version__
+from replay.config.manifest import RepoCatalog
+from replay.config.run import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
 from replay.core.errors import SimpilotError
-from replay.core.manifest import RepoCatalog
 from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.repo_paths import task_file
 from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
-from replay.execution.evaluate import Evaluator, Verdict
-from replay.execution.reference import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
-from replay.execution.sandbox import Sandbox
-from replay.run.run_config import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
+from replay.execution.judge import Evaluator, Verdict
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.references import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
 from replay.store import RunInfo, Store
 
 TIMEOUTS = (
@@ -270,7 +270,7 @@ def open_executor(settings: ReplaySettings, evaluator: Evaluator, tasks: list[Ta
     if settings.executor == "local":
         return LocalExecutor(Worker(evaluator, ReferenceRuns(evaluator, tasks)), evaluator.threads(tasks))
     if settings.executor == "ray":
-        from replay.execution.ray_executor import RayExecutor
+        from replay.execution.scheduling.ray_executor import RayExecutor
 
         recipe = WorkerRecipe(evaluator.catalog, evaluator.sandbox, evaluator.full_suite, evaluator.warm, tuple(tasks))
         return RayExecutor(recipe.build, jobs=evaluator.jobs, address=settings.address)

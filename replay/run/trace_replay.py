@@ -27,8 +27,8 @@ from rich.text import Text
 
 from lsp_bridge.trace import CompleteSnapshot, TraceEvent, TraceProblem, read_trace, snapshots
 from replay.core.records import Position
-from replay.reports.stats import wilson
 from replay.run.client import BridgeClient
+from replay.scoring.stats import wilson
 
 
 def normalize(text: str) -> str:

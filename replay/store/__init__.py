@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
-from replay.core.metrics import Similarity, similarity
 from replay.core.records import Completion, Outcome, PromptRecord, Status, Task, Timing
+from replay.scoring.similarity import Similarity, similarity
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS presets (
 # and how the bridge built its prompt (records.PromptRecord as JSON; NULL: no context strategy)
 COMPLETION_COLUMNS = (("timing", "TEXT"), ("prompt", "TEXT"))
 
-# Similarity metrics of each outcome (replay/core/metrics.py), added to databases made before they
+# Similarity metrics of each outcome (replay/scoring/similarity.py), added to databases made before they
 # existed by ALTER TABLE; rows stored without them are filled in by ``backfill_metrics``.
 METRIC_COLUMNS = (
     ("exact_match", "INTEGER"),
@@ -69,7 +69,7 @@ METRIC_COLUMNS = (
 )
 _ANY_METRIC_MISSING = " OR ".join(f"{name} IS NULL" for name, _ in METRIC_COLUMNS)
 _OUTCOME_COLUMNS = "run_id, task_id, postprocess, processed, status, detail, duration_s, output_tail, steps, created, sample"
-# A run's configuration (replay/run/run_config.py: model settings, presets, sandbox, suite) as JSON and
+# A run's configuration (replay/config/run.py: model settings, presets, sandbox, suite) as JSON and
 # its hash, added to databases made before they existed; such runs have NULL in both.
 RUN_COLUMNS = (("config", "TEXT"), ("config_hash", "TEXT"))
 _RUN_FIELDS = "run_id, created, tool_version, model, model_spec, presets, scenarios, scenario_hash, sandbox, finished, config, config_hash"

@@ -26,14 +26,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from postprocess import BUILTIN_PRESETS, run_preset
+from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
-from replay.core.manifest import Manifest
 from replay.core.records import Kind, Status, Task, Validation
 from replay.core.scenarios import hole_context
-from replay.execution import java_runner
-from replay.execution.evaluate import Evaluator, Verdict, apply
-from replay.execution.proof import shortfall
-from replay.execution.reference import ReferenceRuns
+from replay.execution.judge import Evaluator, Verdict, apply
+from replay.execution.proof.check import shortfall
+from replay.execution.runners import junit as java_runner
+from replay.execution.scheduling.references import ReferenceRuns
 from replay.marking import MarkResult, mark_repository
 from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, planned_runs
 from replay.validation.selection import build_selection, is_method_id, reaching_methods
@@ -125,7 +125,7 @@ def _last_line(text: str) -> str:
 def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
     """The untouched repository's tests must pass, twice; otherwise nothing can be measured. A
     failure shows the command, its exit status and the end of its output, and what to do."""
-    from replay.core.environment import details, failure_hint
+    from replay.environments.environment import details, failure_hint
 
     config = manifest.root / "simpilot.toml"
     if manifest.runner_suite():

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field, replace
 
 from replay.core.records import Status, Task, Validation
 from replay.execution import programs
-from replay.execution.evaluate import Evaluator, Verdict
-from replay.execution.program_runs import PROGRAM_TIMEOUT, waits_on_itself
-from replay.execution.reference import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN
+from replay.execution.judge import Evaluator, Verdict
+from replay.execution.programs.runs import PROGRAM_TIMEOUT, waits_on_itself
+from replay.execution.scheduling.references import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN
 from replay.validation.gate import Alteration, preset_alterations
 from replay.validation.repetition import MIN_RUNS, PROGRAM_BUDGET, TARGET_RUNS, detection, planned_runs
 

@@ -37,12 +37,12 @@ from pathlib import Path
 from tree_sitter import Parser
 
 from postprocess.syntax import language
+from replay.config.manifest import Manifest, with_pytest_options
 from replay.core.errors import SimpilotError
-from replay.core.manifest import Manifest, with_pytest_options
 from replay.core.records import Task
-from replay.execution.proof import Proof
-from replay.execution.sandbox import Sandbox
-from replay.execution.workcopy import WorkCopy
+from replay.execution.proof.check import Proof
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.workcopies.copies import WorkCopy
 
 COVERAGE_FILE = ".simpilot-coverage"
 _JAVA = language("java")
@@ -100,7 +100,7 @@ def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
             result = sandbox.run(coverage_command(manifest), copy.root, max(manifest.timeout * 3, 120), env)
             data_file = copy.root / COVERAGE_FILE
             if result.returncode != 0 or not data_file.exists():
-                from replay.core.environment import details
+                from replay.environments.environment import details
 
                 last = (result.output_tail.strip().splitlines() or [f"exit {result.returncode}"])[-1]
                 raise SimpilotError(

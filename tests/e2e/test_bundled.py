@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 
 from .conftest import simpilot, tree_digest
 

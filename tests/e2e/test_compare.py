@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from postprocess import PRESETS, ablation_name
-from replay.reports.stats import mcnemar_exact, wilson
+from replay.scoring.stats import mcnemar_exact, wilson
 
 from ..conftest import DATA
 from .conftest import simpilot

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import RepoCatalog, open_repository, project_root
+from replay.config.manifest import RepoCatalog, open_repository, project_root
 from replay.core.records import Decision, Status
 from replay.core.scenarios import read_tasks
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
-from replay.marking.decisions import mark_decisions
-from replay.reports.decisions import decision_figures, decisions_json
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.marking.decision_places import mark_decisions
+from replay.reports.decision_figures import decision_figures, decisions_json
 from replay.reports.strata import cutoffs
 from replay.store import Store
-from replay.validation.decisions import validate_decisions
+from replay.validation.decision_gate import validate_decisions
 
 from .conftest import simpilot, tree_digest
 

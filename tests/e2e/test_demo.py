@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 from replay.core.recordings import read_recordings
 from tests.conftest import bundled_tasks, devbench_tasks
 

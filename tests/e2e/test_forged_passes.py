@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import project_root
-from replay.core.records import Completion, Task
+from replay.config.manifest import project_root
 from replay.core.recordings import answer_for, write_recording_file
+from replay.core.records import Completion, Task
 from tests.conftest import bundled_tasks
 
 from .conftest import simpilot

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.evaluate import apply
-from replay.execution.sandbox import Limits, Sandbox
-from replay.core.records import Completion, Task
 from replay.core.recordings import answer_for, write_recording_file
+from replay.core.records import Completion, Task
 from replay.core.scenarios import document_text, write_tasks
+from replay.execution.judge import apply
+from replay.execution.sandbox.bubblewrap import Limits, Sandbox
 
 from ..conftest import DATA, tiny_scenario
 from .conftest import tree_digest

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import project_root
+from replay.config.manifest import project_root
 from replay.core.scenarios import read_tasks
 
 from .conftest import simpilot

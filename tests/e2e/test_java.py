@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
-from replay.core.manifest import RepoCatalog, open_repository
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.records import Kind, Position, Span, Status, Task
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.validation.selection import java_selection
 from tests.conftest import DATA
 

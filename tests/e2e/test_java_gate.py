@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.errors import SimpilotError
-from replay.core.manifest import RepoCatalog, open_repository
-from replay.execution.evaluate import Evaluator
-from replay.execution.sandbox import Sandbox
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.validation.gate import check_baseline, gate
 from tests.conftest import DATA
 

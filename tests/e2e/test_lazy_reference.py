@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replay.run import pipeline
 from replay.cli import cli
-from replay.execution.reference import ReferenceRuns
+from replay.execution.scheduling.references import ReferenceRuns
+from replay.run import pipeline
 
 from .conftest import chat_endpoint
 

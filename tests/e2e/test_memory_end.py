@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import RepoCatalog, open_repository
+from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.records import Status, Task
-from replay.execution.evaluate import Evaluator
-from replay.execution.reference import ReferenceRuns
-from replay.execution.sandbox import Limits, Sandbox, _parents
+from replay.execution.judge import Evaluator
+from replay.execution.sandbox.bubblewrap import Limits, Sandbox, _parents
+from replay.execution.scheduling.references import ReferenceRuns
 from replay.run.pipeline import judge_here, outcome
 from replay.store import Store
 

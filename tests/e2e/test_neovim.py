@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import open_repository
-from replay.marking import mark_repository
+from replay.config.manifest import open_repository
 from replay.core.scenarios import document_text, write_tasks
+from replay.marking import mark_repository
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is installed by .ci/setup")]
 

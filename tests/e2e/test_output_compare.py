@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.core.manifest import open_repository
+from replay.config.manifest import open_repository
 from replay.core.records import Kind
 from replay.core.scenarios import read_tasks
 from replay.marking import mark_repository

@@ -56,7 +56,7 @@ from types import ModuleType
 from typing import Protocol
 
 from replay.core.programs import EXTENSIONS, LANGUAGES, join
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 PROGRAM_TEST = "program"  # the one test id of a program run
 COMPILE_ERROR = "compile error: "  # how a launcher's error record names a compilation failure

@@ -66,10 +66,10 @@ from pathlib import Path
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program
-from replay.execution.proof import ENV, Channel, Proof
+from replay.execution.proof.check import ENV, Channel, Proof
 from replay.execution.run_end import oom_kill_message
-from replay.execution.sandbox import ProcessResult, Sandbox, with_budget
-from replay.execution.warm import cpu_budget
+from replay.execution.runners.warm import cpu_budget
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox, with_budget
 
 LANGUAGE = "cpp"
 STANDARD_FLAGS = ("-std=c++17", "-O1", "-pthread", "-fdiagnostics-color=never")

@@ -46,13 +46,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
+from replay.environments.environment import allow_reading
 from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program
 from replay.execution.programs.cpp import COMPILE_OUTPUT, failed_proof, run_once
-from replay.execution.proof import ENV, Proof
+from replay.execution.proof.check import ENV, Proof
 from replay.execution.run_end import oom_kill_message
-from replay.execution.sandbox import ProcessResult, Sandbox
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 LANGUAGE = "csharp"
 PROJECT = "simpilot"  # the project's (and the built assembly's) name

@@ -48,14 +48,14 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
-from replay.execution.java_runner import JVM_FLAGS, publish
 from replay.execution.programs import Program, Runner, remove
-from replay.execution.proof import Channel
-from replay.execution.sandbox import ProcessResult, Sandbox
-from replay.execution.warm import JvmServer, cpu_budget
+from replay.execution.proof.check import Channel
+from replay.execution.runners.junit import JVM_FLAGS, publish
+from replay.execution.runners.warm import JvmServer, cpu_budget
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 LANGUAGE = "java"
-LAUNCHER_SOURCE = Path(__file__).with_name("java") / "SimpilotProgram.java"
+LAUNCHER_SOURCE = Path(__file__).resolve().parents[1] / "inside" / "SimpilotProgram.java"
 MAIN_CLASS = "SimpilotProgram"
 CLASSPATH_FILE = "classpath"  # in a provisioned folder: every jar, one a line (for people; runs read the lock)
 LOCK_FILE = "lock.json"  # in a provisioned folder: the packages' versions and the jars

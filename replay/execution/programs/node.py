@@ -66,16 +66,16 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
+from replay.environments.environment import allow_reading
 from replay.execution.programs import Program, Runner, remove
-from replay.execution.proof import Channel
-from replay.execution.sandbox import ProcessResult, Sandbox
-from replay.execution.warm import JUnitServer, _Resident, cpu_budget
+from replay.execution.proof.check import Channel
+from replay.execution.runners.warm import JUnitServer, _Resident, cpu_budget
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 LANGUAGES = ("javascript", "typescript")
-LAUNCHER = Path(__file__).with_name("node_launcher.js")
+LAUNCHER = Path(__file__).resolve().parents[1] / "inside" / "node_launcher.js"
 MIN_NODE = 18  # worker_threads, fs.rmSync, Atomics on SharedArrayBuffer in workers
 TYPESCRIPT = "typescript"
 NODE_TYPES = "@types/node"

@@ -25,14 +25,14 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from replay.core.environment import allow_reading
 from replay.core.errors import SimpilotError
+from replay.environments.environment import allow_reading
 from replay.execution.programs import Program, remove
-from replay.execution.proof import Channel
-from replay.execution.sandbox import ProcessResult, Sandbox, with_budget
-from replay.execution.warm import ForkServer, cpu_budget
+from replay.execution.proof.check import Channel
+from replay.execution.runners.warm import ForkServer, cpu_budget
+from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox, with_budget
 
-SERVER = Path(__file__).resolve().parents[1] / "program_server.py"
+SERVER = Path(__file__).resolve().parents[1] / "inside" / "program_server.py"
 # import name -> PyPI project, where they differ
 PYPI_NAMES = {
     "cv2": "opencv-python-headless",

@@ -1,5 +1,4 @@
 import pytest
-
 from tiny.stats import clamp_scores, histogram, mean, spread
 
 

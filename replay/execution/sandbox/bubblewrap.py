@@ -1,0 +1,540 @@
+"""Running untrusted code: the one place that starts a process on model-written code.
+
+Threat model. The answer is adversarial code running with the tests: models trained against test
+suites learn to game them. It can read anything its process can reach, write anything writable
+inside the sandbox, leave processes and threads behind, and plant links and caches. What holds
+against it, and where:
+
+* nothing outside the work copy is writable (below); the host never follows what the sandbox
+  could change (``beneath.py``: descriptor-relative opens, no link followed);
+* every run starts from a verified state: after each run the whole work copy is compared with
+  its clean state and rebuilt on any difference (``workcopy.py``); a warm server empties the
+  sandbox's scratch places after each run and is replaced when it cannot (``forkserve.py``), keeps
+  its caches in its own memory, and a resident JVM is replaced when a run leaves a thread
+  (``warm.py``);
+* no reachable secret makes a record count: records are signed with a key the test process
+  receives through a drained pipe and never sees written (``proof.py``);
+* what in-process code can still try is made visible: the pytest reporter's audit hook and
+  call-chain checks (``pytest_proof.py``) and the host's look at what a run planted
+  (``workcopy.planted``) make such a run ``tampered``, never a pass.
+
+Policy (this *is* a security boundary, unlike evalplus's guard):
+
+* bubblewrap gives the process a read-only view of the whole system, a private ``/tmp`` of
+  bounded size, a writable work folder and nothing else writable; no network (``--unshare-net``);
+  its own PID namespace, so when the sandbox's first process dies every process it started dies
+  with it; no capabilities (``--cap-drop ALL``: bubblewrap started by root would otherwise hand
+  them all on, and with ``CAP_SYS_ADMIN`` a process remounts the read-only root writable);
+* the home folders (``$HOME``, ``/root``, ``/home``) are hidden behind empty read-only folders,
+  so keys and tokens kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command
+  itself needs from them (the interpreter, simpilot's code, the Java runner's cache, a
+  repository's test venv: ``environment.allow_reading``) is bound back read-only;
+* ``prlimit`` caps CPU seconds, address space, file size and process count. The kernel does not
+  apply the process cap to root, so when simpilot runs as root each sandbox also gets cgroups of
+  its own (where the ``pids`` and ``memory`` controllers can be used): a fork bomb stops at
+  ``Limits.processes`` tasks, and all processes together at ``Limits.memory_bytes``;
+* a wall-clock timeout kills the whole process group, and then everything left in the sandbox's
+  cgroups;
+* what ended a run (wall time, CPU time, memory, a signal) is decided by one rule,
+  ``run_end.how_it_ended``, from what is known here: the exit status, the timeout, the CPU
+  budget (``SIGXCPU`` at it, ``SIGKILL`` a second later) and the CPU time the sandbox's cgroup
+  counted, and the out-of-memory kills its memory cgroup counted;
+* the environment is rebuilt from scratch, so secrets in the caller's environment never reach it;
+* output goes to a file (not a pipe held in memory) and only its tail is kept (and, for an
+  output comparison, its first ``keep_output`` bytes).
+
+Without bubblewrap, model output is not run unless the caller explicitly chose
+``unsafe_no_sandbox`` (``--unsafe-no-sandbox`` on the command line).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from replay.core.errors import SimpilotError
+from replay.environments.environment import readable_folders
+from replay.execution.inside import proctree
+from replay.execution.proof.check import Channel, Proof
+from replay.execution.run_end import RunEnd, how_it_ended
+
+TAIL_BYTES = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    cpu_seconds: int = 300
+    memory_bytes: int = 4 << 30
+    file_bytes: int = 256 << 20
+    processes: int = 512
+    tmp_bytes: int = 1 << 30  # the private /tmp is memory: bounded like the rest
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessResult:
+    returncode: int
+    timed_out: bool
+    duration_s: float
+    output_tail: str
+    proof: Proof | None = None  # what the tests reported through the proof channel, if anything
+    cpu_s: float | None = None  # CPU time the run used, where it was measured
+    busy: bool = False  # stopped for using up its CPU-time budget (a busy loop), counted as timed out
+    output: str | None = None  # the output's first ``keep_output`` bytes, when they were asked for
+    output_size: int | None = None  # the whole output's size in bytes, when ``output`` was kept
+    end: RunEnd | None = None  # what ended the run and the facts it was decided from (``run_end.py``)
+
+
+@dataclass(frozen=True, slots=True)
+class Sandbox:
+    """How to run a command in a work folder. ``enabled=False`` runs it bare (unsafe)."""
+
+    enabled: bool = True
+    limits: Limits = Limits()
+    prlimit: bool = True  # looked up once here, not on every test run
+
+    @classmethod
+    def create(cls, unsafe_no_sandbox: bool = False, limits: Limits | None = None) -> Sandbox:
+        has_prlimit = shutil.which("prlimit") is not None
+        if unsafe_no_sandbox:
+            return cls(enabled=False, limits=limits or Limits(), prlimit=has_prlimit)
+        if shutil.which("bwrap") is None:
+            raise SimpilotError(
+                "bubblewrap (bwrap) is not installed, and simpilot runs model-written code only inside it: "
+                "install it (Debian/Ubuntu: apt-get install bubblewrap) or pass --unsafe-no-sandbox to run unprotected"
+            )
+        return cls(enabled=True, limits=limits or Limits(), prlimit=has_prlimit)
+
+    def argv(self, command: list[str], workdir: Path, cpu_limit: bool = True, writable: tuple[Path, ...] = ()) -> list[str]:
+        """The command line running ``command`` confined to ``workdir`` (and the ``writable``
+        folders). ``cpu_limit=False`` is for resident servers, which outlive many runs: they limit
+        each run's CPU themselves."""
+        limits = self.limits
+        prefix = (
+            [
+                "prlimit",
+                # SIGXCPU at the limit, which says the run used up its CPU time; SIGKILL a second later
+                f"--cpu={f'{limits.cpu_seconds}:{limits.cpu_seconds + 1}' if cpu_limit else 'unlimited'}",
+                f"--as={limits.memory_bytes}",
+                f"--fsize={limits.file_bytes}",
+                f"--nproc={limits.processes}",
+                "--",
+            ]
+            if self.prlimit
+            else []
+        )
+        if not self.enabled:
+            return prefix + command
+        wd = str(workdir)
+        args = [
+            "bwrap",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--size",
+            str(limits.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+        ]
+        hidden = hidden_folders()
+        for folder in hidden:
+            args += ["--tmpfs", folder]
+        # What the command needs from a hidden folder is bound back read-only: interpreters that
+        # live under /tmp or a home (a venv made there), simpilot's own code (the tests'
+        # interpreter loads its pytest plugin), and the files the command line names.
+        for keep in needed_paths(command):
+            if any(keep == h or keep.startswith(h.rstrip("/") + "/") for h in ("/tmp", *hidden)):
+                args += ["--ro-bind", keep, keep]
+        for folder in hidden:  # empty and read-only: a write there fails as it did before
+            args += ["--remount-ro", folder]
+        args += ["--bind", wd, wd]
+        for extra in writable:
+            args += ["--bind", str(extra), str(extra)]
+        args += [
+            "--unshare-net",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--cap-drop",
+            "ALL",
+            "--die-with-parent",
+            "--new-session",
+            "--chdir",
+            wd,
+        ]
+        return prefix + args + ["--"] + command
+
+    def environment(self, workdir: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+        """The whole environment of a sandboxed command: nothing is inherited but ``PATH``."""
+        return {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": str(workdir),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TMPDIR": "/tmp" if self.enabled else str(workdir),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }
+
+    def run(
+        self,
+        command: list[str],
+        workdir: Path,
+        timeout: float,
+        env: dict[str, str] | None = None,
+        channel: Channel | None = None,
+        writable: tuple[Path, ...] = (),
+        keep_output: int = 0,
+    ) -> ProcessResult:
+        """Run ``command`` in ``workdir``; never raises for what the command does. With a proof
+        ``channel`` the command gets its descriptors, and the result carries what it reported.
+        ``writable``: more folders the command may write (a reports folder outside the copy).
+        ``keep_output``: bytes of the output's beginning the result keeps whole (an output
+        comparison), besides the tail."""
+        start = time.monotonic()
+        with tempfile.TemporaryFile() as out:
+            proc = self._popen(
+                self.argv(command, workdir, writable=writable),
+                cwd=workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=self.environment(workdir, {**(env or {}), **(channel.env if channel else {})}),
+                pass_fds=channel.fds if channel else (),
+            )
+            if channel is not None:
+                channel.handed_over()
+            try:
+                timed_out = not _ended(proc, timeout)
+            finally:
+                finished = _finish(proc)
+            duration = time.monotonic() - start
+            out.seek(0, os.SEEK_END)
+            size = out.tell()
+            out.seek(max(0, size - TAIL_BYTES))
+            tail = out.read().decode("utf-8", "replace")
+            whole = None
+            if keep_output > 0:
+                out.seek(0)
+                whole = out.read(keep_output).decode("utf-8", "replace")
+        code = -signal.SIGKILL if timed_out else exit_status(proc.returncode, self.enabled)
+        proof = channel.proof() if channel else None
+        budget = self.limits.cpu_seconds if self.prlimit else None
+        # the CPU time of the sandbox's cgroup, else of the process itself where it is the command (no
+        # sandbox): bubblewrap does not wait for the command, so its own usage does not count it
+        cpu_used = finished.cgroup_cpu if finished.cgroup_cpu is not None else None if self.enabled else finished.own_cpu
+        end = how_it_ended(code, wall_timed_out=timed_out, cpu_budget=budget, cpu_used=cpu_used, oom_kills=finished.oom_kills)
+        size_kept = size if whole is not None else None
+        return ProcessResult(code, end.timed_out, duration, tail, proof, busy=end.busy, output=whole, output_size=size_kept, end=end)
+
+    def spawn(self, command: list[str], workdir: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+        """Start a resident ``command`` in ``workdir`` (a warm test server) with pipes on its
+        standard input and output; the caller ends it with :func:`kill_group`."""
+        return self._popen(
+            self.argv(command, workdir, cpu_limit=False),
+            cwd=workdir,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self.environment(workdir, env),
+        )
+
+    def _popen(self, argv: list[str], **kwargs) -> subprocess.Popen:
+        """Start ``argv`` in a session of its own and, where root needs them, in cgroups of its
+        own (joined by a shell that then becomes the command, so nothing runs outside them)."""
+        groups = _Cgroups.create(self.limits) if self.enabled else None
+        if groups is not None:
+            argv = ["/bin/sh", "-c", _JOIN_AND_EXEC, str(len(groups.procs)), *map(str, groups.procs), *argv]
+        try:
+            proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
+        except BaseException:
+            if groups is not None:
+                groups.remove()
+            raise
+        if groups is not None:
+            with _LOCK:
+                _GROUPS[proc.pid] = groups
+        return proc
+
+
+def with_budget(result: ProcessResult, cpu_budget: float | None) -> ProcessResult:
+    """``result`` decided again by the rule (``run_end.py``) with the run's own CPU budget: for a
+    runner that set a tighter CPU limit inside the sandbox's (``prlimit``, ``setrlimit``)."""
+    end = result.end
+    if end is None:
+        return result
+    end = how_it_ended(
+        end.returncode, wall_timed_out=end.wall_timed_out, cpu_budget=cpu_budget, cpu_used=end.cpu_used, oom_kills=end.oom_kills
+    )
+    return dataclasses.replace(result, timed_out=end.timed_out, busy=end.busy, end=end)
+
+
+def _ended(proc: subprocess.Popen, timeout: float) -> bool:
+    """Whether ``proc`` ended within ``timeout`` seconds (it is reaped by :func:`kill_group`)."""
+    done = proctree.ended(proc.pid, timeout)
+    if done is not None:
+        return done
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill everything ``proc`` started, even processes that outlived it or left its group."""
+    _finish(proc)
+
+
+class _Finished(NamedTuple):
+    """What the end of a sandboxed process leaves to know (for the rule of ``run_end.py``)."""
+
+    own_cpu: float | None  # CPU seconds of the process and the descendants it waited for
+    cgroup_cpu: float | None  # CPU seconds of everything in its cgroups (None: no CPU accounting)
+    oom_kills: int  # its processes the out-of-memory killer ended
+
+
+def _finish(proc: subprocess.Popen) -> _Finished:
+    """:func:`kill_group`, keeping what the run's end needs from its cgroups before they go."""
+    proctree.kill_group(proc.pid)
+    cpu = _wait(proc)
+    with _LOCK:
+        groups = _GROUPS.pop(proc.pid, None)
+    if groups is None:
+        return _Finished(cpu, None, 0)
+    finished = _Finished(cpu, groups.cpu_seconds(), groups.oom_kills())
+    groups.remove()
+    return finished
+
+
+def _wait(proc: subprocess.Popen) -> float | None:
+    """Wait for ``proc`` and give its CPU seconds, its waited-for descendants' included (bubblewrap
+    waits for the command, so a sandboxed run's are there). None when it was waited for already."""
+    if proc.returncode is None:
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except ChildProcessError:  # waited for by another: subprocess knows its status
+            proc.wait()
+            return None
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return usage.ru_utime + usage.ru_stime
+    proc.wait()
+    return None
+
+
+def memory_kills(proc: subprocess.Popen) -> int:
+    """How many processes of ``proc``'s sandbox the out-of-memory killer has ended so far (0
+    without cgroups of its own). A resident server's runs each take the difference."""
+    with _LOCK:
+        groups = _GROUPS.get(proc.pid)
+    return groups.oom_kills() if groups is not None else 0
+
+
+def exit_status(returncode: int, sandboxed: bool) -> int:
+    """A command's exit status as :mod:`subprocess` gives it (``-N``: killed by signal N).
+    bubblewrap's init reports a command killed by a signal as ``128 + N``, as a shell does."""
+    if sandboxed and 128 < returncode <= 128 + 64:
+        return 128 - returncode
+    return returncode
+
+
+def hidden_folders() -> list[str]:
+    """The home folders a sandbox replaces with empty ones (outermost only, existing only)."""
+    found = sorted({os.path.realpath(p) for p in (os.path.expanduser("~"), "/root", "/home") if os.path.isdir(p)})
+    found = [p for p in found if p != "/"]
+    return [p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)]
+
+
+def needed_paths(command: list[str]) -> list[str]:
+    """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's code,
+    user site-packages, the folders given to ``environment.allow_reading``, and every absolute path on the
+    command line (``-cp a.jar:b.jar`` and ``-XX:File=/x`` included; for the program itself, its
+    installation: ``.../bin/java`` keeps ``...``, and a venv's ``.../bin/python`` keeps the venv)."""
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[3]), *readable_folders()}
+    user_site = site.getusersitepackages() if hasattr(site, "getusersitepackages") else None
+    if isinstance(user_site, str):
+        paths.add(user_site)
+    for i, arg in enumerate(command):
+        for token in arg.replace("=", ":").split(":"):
+            if token.startswith("/"):
+                paths.add(token)
+                if i == 0:
+                    paths.add(os.path.dirname(os.path.dirname(os.path.realpath(token))))
+                    venv = os.path.dirname(os.path.dirname(token))
+                    if os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
+                        paths.add(venv)
+    kept: list[str] = []
+    for path in sorted(p.rstrip("/") or "/" for p in paths if os.path.exists(p)):
+        # a path inside one already kept is visible through it; binding it again would make
+        # bubblewrap create a mount point inside a read-only bind, which fails
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
+
+
+# -- cgroups: limits the kernel does not apply to root -------------------------------------------
+
+# ``sh -c SCRIPT N PROCS... COMMAND...``: write this shell's pid into each of the N cgroup.procs
+# files, then become COMMAND (prlimit, then bwrap) inside the groups.
+_JOIN_AND_EXEC = 'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"'
+_LOCK = threading.Lock()
+_GROUPS: dict[int, _Cgroups] = {}
+_COUNTER = itertools.count()
+_CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+@dataclass(frozen=True, slots=True)
+class _Cgroups:
+    """The cgroups of one sandbox (one per cgroup-v1 controller, or one cgroup-v2 folder)."""
+
+    folders: tuple[Path, ...]
+
+    @property
+    def procs(self) -> tuple[Path, ...]:
+        return tuple(f / "cgroup.procs" for f in self.folders)
+
+    @classmethod
+    def create(cls, limits: Limits) -> _Cgroups | None:
+        """New cgroups capping ``limits.processes`` and ``limits.memory_bytes``, or None when the
+        process cap already holds (not root) or no usable controller exists."""
+        if os.geteuid() != 0:
+            return None
+        name = f"simpilot-{os.getpid()}-{next(_COUNTER)}"
+        settings = {
+            "pids": {"pids.max": str(limits.processes)},
+            "memory": {"memory.limit_in_bytes": str(limits.memory_bytes), "memory.max": str(limits.memory_bytes)},
+            "cpuacct": {},  # counts the CPU time of the whole sandbox (cgroup v1; v2 counts it in every group)
+        }
+        folders: list[Path] = []
+        try:
+            for parent, controller in _parents():
+                folder = parent / name
+                folder.mkdir()
+                folders.append(folder)
+                for controller_name in controller:
+                    for key, value in settings[controller_name].items():
+                        if (folder / key).exists():
+                            (folder / key).write_text(value)
+        except OSError:
+            cls(tuple(folders)).remove()
+            return None
+        return cls(tuple(folders)) if folders else None
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time of everything that ran in these cgroups: on cgroup v1 the larger of
+        ``cpuacct.usage`` and ``usage_user + usage_sys`` (nanoseconds; the second follows the
+        sampled clock that ``RLIMIT_CPU`` counts, which runs ahead of the first), on cgroup v2
+        ``usage_usec`` of ``cpu.stat``; None without either."""
+        for folder in self.folders:
+            try:
+                counts = [int((folder / f"cpuacct.{name}").read_text()) for name in ("usage", "usage_user", "usage_sys")]
+                return max(counts[0], counts[1] + counts[2]) / 1e9
+            except (OSError, ValueError):
+                pass
+            try:
+                stat = dict(line.split(" ", 1) for line in (folder / "cpu.stat").read_text().splitlines() if " " in line)
+                return int(stat["usage_usec"]) / 1e6
+            except (OSError, ValueError, KeyError):
+                pass
+        return None
+
+    def oom_kills(self) -> int:
+        """The processes the out-of-memory killer ended in these cgroups: ``oom_kill`` of
+        ``memory.events`` (cgroup v2) or of ``memory.oom_control`` (cgroup v1, Linux 4.13)."""
+        kills = 0
+        for folder in self.folders:
+            for name in ("memory.events", "memory.oom_control"):
+                try:
+                    lines = (folder / name).read_text().splitlines()
+                except OSError:
+                    continue
+                kills += sum(
+                    int(value) for key, _, value in (line.partition(" ") for line in lines) if key == "oom_kill" and value.isdigit()
+                )
+        return kills
+
+    def remove(self) -> None:
+        """Kill whatever is still in these cgroups, then delete them."""
+        for folder in self.folders:
+            for _ in range(100):
+                try:
+                    pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+                except (OSError, ValueError):
+                    break
+                if not pids:
+                    break
+                proctree.kill(pids)
+                time.sleep(0.01)
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+
+
+_PARENTS: list[tuple[Path, tuple[str, ...]]] | None = None
+
+
+def _parents() -> list[tuple[Path, tuple[str, ...]]]:
+    """Where this process may create sandbox cgroups, below its own, and which of the
+    ``pids``/``memory`` controllers each place has (looked up once). Empty folders left by an
+    earlier simpilot process that was killed are removed on the way."""
+    global _PARENTS
+    with _LOCK:
+        if _PARENTS is None:
+            _PARENTS = _find_parents()
+            for parent, _ in _PARENTS:
+                _remove_stale(parent)
+        return _PARENTS
+
+
+def _find_parents() -> list[tuple[Path, tuple[str, ...]]]:
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return []
+    found: list[tuple[Path, tuple[str, ...]]] = []
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        wanted = tuple(c for c in ("pids", "memory", "cpuacct") if c in controllers.split(","))
+        if wanted:  # cgroup v1: one hierarchy per controller
+            folder = _CGROUP_ROOT / controllers / path.lstrip("/")
+            if os.access(folder, os.W_OK):
+                found.append((folder, wanted))
+    if found:
+        return found
+    for line in lines:  # cgroup v2: only where the controllers are already delegated below us
+        if line.startswith("0::"):
+            folder = _CGROUP_ROOT / line[3:].lstrip("/")
+            try:
+                enabled = (folder / "cgroup.subtree_control").read_text().split()
+            except OSError:
+                return []
+            wanted = tuple(c for c in ("pids", "memory") if c in enabled)
+            return [(folder, wanted)] if wanted and os.access(folder, os.W_OK) else []
+    return []
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the sandbox cgroups of simpilot processes that no longer exist (killed before they
+    could clean up), killing anything still in them."""
+    for folder in parent.glob("simpilot-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            _Cgroups((folder,)).remove()
