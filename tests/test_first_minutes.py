@@ -18,8 +18,12 @@ from replay.core.records import Kind, Outcome, Position, Span, Status, Task
 from replay.core.scenarios import read_tasks
 from replay.jobs.compare import render as render_comparison
 from replay.jobs.compare import summarise, variants
-from replay.reports.html_report import TASK_COLUMNS, render_html
-from replay.reports.report import build_report, render, render_summary, to_json, write_csv
+from replay.reports.html_report import render_html
+from replay.reports.html_tasks import TASK_COLUMNS
+from replay.reports.report_build import build_report
+from replay.reports.report_csv import write_csv
+from replay.reports.report_json import to_json
+from replay.reports.report_text import render, render_summary
 from replay.store import RunInfo, Store
 
 RUNS = {"fm-a": ("none", "simcopilot"), "fm-b": ("none", "simcopilot"), "fm-c": ("syntax", "ide")}

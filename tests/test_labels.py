@@ -16,7 +16,7 @@ from tree_sitter import Language, Parser
 
 from replay.config.manifest import open_repository, project_root
 from replay.marking.labels import LABELS, Annotation, RepoIndex, annotate
-from replay.marking.labels_python import module_name
+from replay.marking.python_bindings import module_name
 
 PARSERS = {"python": Parser(Language(tree_sitter_python.language())), "java": Parser(Language(tree_sitter_java.language()))}
 

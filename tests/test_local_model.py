@@ -19,7 +19,7 @@ import pytest
 
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
-from lsp_bridge.serving.local_model import (
+from lsp_bridge.serving.openai_wire import (
     BadRequest,
     GenerationParams,
     cut_at_stop,

@@ -13,8 +13,9 @@ from replay.config.manifest import project_root
 from replay.core.missing_answers import how_to_answer, model_error_lines, some
 from replay.core.records import Completion, Outcome, Status
 from replay.jobs.replay import _error_of, recorded_model
+from replay.reports.model_comparison import ModelRun, SampleScore, compare_models
 from replay.reports.model_runs import load_model_runs
-from replay.reports.models import ModelRun, SampleScore, compare_models, exclusion_notes, render
+from replay.reports.model_text import exclusion_notes, render
 from replay.store import Store
 
 NO_MATCH = "model_error: recorded:smollm2: no task at tiny/stats.py:12:9 for this document"

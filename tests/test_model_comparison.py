@@ -12,15 +12,9 @@ import json
 import pytest
 from rich.console import Console
 
-from replay.reports.models import (
-    ModelRun,
-    SampleScore,
-    compare_models,
-    html,
-    markdown,
-    render,
-    to_json,
-)
+from replay.reports.model_comparison import ModelRun, SampleScore, compare_models
+from replay.reports.model_html import html
+from replay.reports.model_text import markdown, render, to_json
 from replay.scoring.stats import mcnemar_exact
 
 N = 5

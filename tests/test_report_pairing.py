@@ -11,8 +11,11 @@ from rich.console import Console
 
 from replay.core.records import Kind, Outcome, Position, Span, Status, Task
 from replay.reports.comparison import pair_tasks, task_digest
-from replay.reports.html_report import comparison_block, task_detail
-from replay.reports.report import build_report, render, to_json
+from replay.reports.html_tables import comparison_block
+from replay.reports.html_tasks import task_detail
+from replay.reports.report_build import build_report
+from replay.reports.report_json import to_json
+from replay.reports.report_text import render
 from replay.reports.strata import cutoffs
 from replay.store import RunInfo, Store
 

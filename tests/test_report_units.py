@@ -102,7 +102,7 @@ def test_new_outcomes_are_stored_with_their_metrics(tmp_path: Path) -> None:
 
 
 def test_prompt_excerpt_marks_the_cursor_and_hides_what_a_completion_cannot_see() -> None:
-    from replay.reports.report import CURSOR_MARK, prompt_excerpt
+    from replay.reports.report_source import CURSOR_MARK, prompt_excerpt
 
     original = b"def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
     start = original.index(b"total += x")

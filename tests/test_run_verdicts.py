@@ -26,7 +26,7 @@ from replay.execution.sandbox.bubblewrap import Limits
 from replay.importers.devbench import Instance
 from replay.jobs.import_devbench import write_repository
 from replay.reports.html_report import render_html
-from replay.reports.report import run_verdict, to_json
+from replay.reports.report_json import run_verdict, to_json
 from replay.store import RunInfo
 
 from .conftest import DATA
@@ -77,7 +77,7 @@ def test_the_report_shows_how_each_runs_verdicts_were_reached() -> None:
     old = dataclasses.replace(run, run_id="r0", config=None, config_hash=None)
     assert run_verdict(run) == f"{OUTPUT_COMPARISON} (tinyprog); {RULE}"
     assert run_verdict(old).startswith("not recorded")
-    from replay.reports.report import Report
+    from replay.reports.report_build import Report
     from replay.reports.strata import Cutoffs
 
     report = Report([run, old], "wilson-95", Cutoffs(None, None), [], [], [], {}, {})

@@ -115,8 +115,8 @@ def test_the_scoreboard_from_stored_runs_and_its_command(tmp_path: Path) -> None
 
 def test_the_report_carries_the_scoreboard_of_its_series(tmp_path: Path) -> None:
     from replay.reports.html_report import render_html
-    from replay.reports.report import build_report
-    from replay.reports.report import to_json as report_json
+    from replay.reports.report_build import build_report
+    from replay.reports.report_json import to_json as report_json
 
     store = Store(tmp_path / "results.sqlite")
     fill(store, "quick", "m", [(TRUTH, True, streamed(40, 120), 130.0), ("x", False, streamed(50, 150), 160.0)])

@@ -56,7 +56,7 @@ def test_the_answers_to_one_request_are_stored_together(tmp_path: Path) -> None:
 
 
 def test_pass_at_k_of_a_report_is_recomputed_from_every_sample() -> None:
-    from replay.reports.report import sample_summary
+    from replay.reports.report_build import sample_summary
 
     rows = [Outcome("a", "none", "x", Status.PASS if i < 2 else Status.FAIL, sample=i) for i in range(5)]
     rows += [Outcome("b", "none", "x", Status.FAIL, sample=i) for i in range(5)]

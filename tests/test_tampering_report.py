@@ -15,7 +15,9 @@ from rich.console import Console
 from replay.core.records import Kind, Outcome, Position, Span, Status, Task
 from replay.reports.comparison import Series
 from replay.reports.html_report import render_html
-from replay.reports.report import build_report, render, to_json
+from replay.reports.report_build import build_report
+from replay.reports.report_json import to_json
+from replay.reports.report_text import render
 from replay.reports.tampering import Event, Example, parse_events, render_tampering, tampering
 from replay.store import RunInfo, Store
 from tests.test_report_recompute import Figures, cli

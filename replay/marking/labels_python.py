@@ -3,25 +3,32 @@
 Three walks over tree-sitter trees, each iterative:
 
 * :func:`scan` — once per file, over statements only (expressions cannot hold a ``def``):
-  module-level bindings, every def/class with its line, star imports;
-* :func:`_function_table` — once per outermost function holding a hole, cached in the file
-  facts: the scopes (function, lambda, comprehension, class) and what each binds where;
-* :func:`analyse` — the hole itself: every name is resolved through those scopes, then the
-  module, then the repository index, the way Python would resolve it.
+  module-level bindings, every def/class with its line, star imports (``python_bindings.py``);
+* :func:`~replay.marking.python_bindings.function_table` — once per outermost function holding a
+  hole, cached in the file facts: the scopes (function, lambda, comprehension, class) and what
+  each binds where (``python_bindings.py``);
+* :func:`analyse` — the hole itself (here): every name is resolved through those scopes, then the
+  module, then the repository index (``python_repository.py``), the way Python would resolve it.
+
+This module is the language's interface to ``labels.py`` (its constants, ``scan``, ``summarize``,
+``analyse``, ``condition``, ``body_kind``).
 """
 
 from __future__ import annotations
 
 import builtins
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from tree_sitter import Node
 
 from postprocess.syntax import language
-from replay.marking.syntax import Stack, condition, walk_span  # noqa: F401  (condition: part of the language interface)
+from replay.marking.python_bindings import Binding, DefSite, FileFacts, Scope, function_table
+from replay.marking.python_bindings import module_name as module_name
+from replay.marking.python_bindings import scan as scan
+from replay.marking.python_repository import is_repo_import, lookups, resolve_member
+from replay.marking.python_repository import summarize as summarize
+from replay.marking.syntax import Stack, condition, text, walk_span  # noqa: F401  (condition: part of the language interface)
 
 if TYPE_CHECKING:
     from replay.marking.labels import Findings, RepoIndex
@@ -37,25 +44,6 @@ STATEMENT_LISTS = frozenset({"block", "module"})
 
 BUILTINS = frozenset(dir(builtins))
 _SELF = frozenset({"self", "cls"})
-_COMPOUND = frozenset({
-    "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
-    "try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement",
-    "match_statement", "case_clause", "decorated_definition", "function_definition", "class_definition",
-})  # fmt: skip
-_COMPREHENSIONS = frozenset({"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"})
-_TARGET_CONTAINERS = frozenset(
-    {
-        "pattern_list",
-        "tuple_pattern",
-        "list_pattern",
-        "tuple",
-        "list",
-        "parenthesized_expression",
-        "list_splat_pattern",
-        "list_splat",
-        "as_pattern_target",
-    }
-)
 _LITERALS = frozenset(
     {
         "string",
@@ -86,407 +74,6 @@ _SKIPPED = frozenset(
     }
 )
 _IFS_AND_LOOPS = IF_OWNERS | LOOPS  # what the hole's walk hands to Findings.compound
-_EXPRESSIONS = frozenset({
-    "call", "argument_list", "attribute", "subscript", "slice", "binary_operator", "boolean_operator",
-    "comparison_operator", "unary_operator", "not_operator", "conditional_expression", "parenthesized_expression",
-    "tuple", "list", "set", "dictionary", "pair", "keyword_argument", "list_splat", "dictionary_splat",
-    "expression_list", "await", "type", "concatenated_string", "string", "identifier", "integer", "float",
-    "true", "false", "none",
-})  # fmt: skip
-# an expression can only bind a name through a lambda, a comprehension or a walrus
-_MAY_BIND = re.compile(rb"lambda|for|:=")
-_PROPERTY_DECORATORS = ("property", "cached_property", ".setter", ".getter", ".deleter")
-
-
-class Import(NamedTuple):
-    module: str  # absolute dotted module (relative imports resolved against the file's package)
-    name: str | None  # None: the binding is the module itself
-    relative: bool
-
-
-class Binding(NamedTuple):
-    byte: int
-    row: int
-    kind: str  # "param" | "variable" | "import" | "function" | "class"
-    target: Import | None = None
-
-
-class DefSite(NamedTuple):
-    row: int
-    owner: str | None  # the class whose body holds the def
-    is_property: bool
-
-
-@dataclass(slots=True)
-class Scope:
-    start: int
-    end: int
-    kind: str  # "function" | "lambda" | "comprehension" | "class"
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    globals: set[str] = field(default_factory=set)
-    nonlocals: set[str] = field(default_factory=set)
-
-    def bind(self, name: str, binding: Binding) -> None:
-        self.bindings.setdefault(name, []).append(binding)
-
-
-@dataclass(slots=True)
-class FileFacts:
-    path: str
-    size: int
-    fingerprint: int
-    module: str
-    package: str
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)  # module level
-    star_imports: list[Import] = field(default_factory=list)
-    defs: dict[str, list[DefSite]] = field(default_factory=dict)  # every def, at any depth
-    classes: dict[str, list[int]] = field(default_factory=dict)  # every class, at any depth
-    bases: dict[str, list[str]] = field(default_factory=dict)  # class -> simple names of its bases
-    tables: dict[int, list[Scope]] = field(default_factory=dict)  # outermost function start -> scopes
-    newlines: list[int] | None = None
-    comment_ends: list[int] | None = None
-    comment_rows: list[int] | None = None
-
-    @property
-    def variables(self) -> frozenset[str]:
-        return frozenset(n for n, bs in self.bindings.items() if any(b.kind == "variable" for b in bs))
-
-
-# -- per file ---------------------------------------------------------------------------------
-
-
-def module_name(path: str) -> tuple[str, str]:
-    """(module, package) of a repository path: ``lpsolve/simplex.py`` -> ``lpsolve.simplex``, ``lpsolve``."""
-    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
-    if len(parts) > 1 and parts[0] in ("src", "lib"):
-        parts = parts[1:]
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-        return ".".join(parts), ".".join(parts)
-    return ".".join(parts), ".".join(parts[:-1])
-
-
-def scan(path: str, source: bytes, root: Node) -> FileFacts:
-    """Module-level bindings and every def/class of one file, in one pass over its statements."""
-    module, package = module_name(path)
-    facts = FileFacts(path, len(source), hash(source), module, package)
-    module_scope = Scope(root.start_byte, root.end_byte, "module", facts.bindings)
-    # (node, its type, owner class or None, at module level, is a property)
-    stack: list[tuple[Node, str, str | None, bool, bool]] = [(root, root.type, None, True, False)]
-    while stack:
-        node, t, owner, top, prop = stack.pop()
-        if t == "function_definition":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                facts.defs.setdefault(_text(name), []).append(DefSite(name.start_point.row, owner, prop))
-                if top:
-                    module_scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "function"))
-            body = node.child_by_field_name("body")
-            if body is not None:
-                stack.append((body, body.type, None, False, False))
-            continue
-        if t == "class_definition":
-            name = node.child_by_field_name("name")
-            body = node.child_by_field_name("body")
-            if name is not None:
-                facts.classes.setdefault(_text(name), []).append(name.start_point.row)
-                facts.bases.setdefault(_text(name), []).extend(_base_names(node))
-                if top:
-                    module_scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "class"))
-            if body is not None:
-                stack.append((body, body.type, _text(name) if name is not None else None, False, False))
-            continue
-        if t == "decorated_definition":
-            prop = any(_text(d).endswith(_PROPERTY_DECORATORS) for d in node.named_children if d.type == "decorator")
-            stack.extend((c, c.type, owner, top, prop) for c in node.named_children if c.type != "decorator")
-            continue
-        if top:
-            _bind_statement(node, module_scope, facts)
-        if t in _COMPOUND:
-            # below module level only compound statements can hold a def or class
-            stack.extend((c, ct, owner, top, False) for c, ct in _typed_children(node) if top or ct in _COMPOUND)
-    return facts
-
-
-def _base_names(cls: Node) -> list[str]:
-    """``class C(Base, mod.Other, metaclass=M)`` -> ["Base", "Other"]."""
-    bases = cls.child_by_field_name("superclasses")
-    names = []
-    for b in bases.named_children if bases is not None else []:
-        last = b.child_by_field_name("attribute") if b.type == "attribute" else b
-        if last is not None and last.type == "identifier":
-            names.append(_text(last))
-    return names
-
-
-def _bind_statement(node: Node, scope: Scope, facts: FileFacts) -> None:
-    """Bindings a module-level statement (or compound-statement header) makes."""
-    t = node.type
-    if t == "expression_statement":
-        for child in node.named_children:
-            _bind_expression(child, scope)
-    elif t == "for_statement":
-        _bind_targets(node.child_by_field_name("left"), scope, "variable")
-    elif t in ("with_statement", "except_clause", "except_group_clause"):
-        for child in node.named_children:
-            if child.type in ("with_clause", "with_item"):
-                for item in child.named_children:
-                    _bind_statement(item, scope, facts)
-        _bind_as(node, scope)
-    elif t == "with_item":
-        _bind_as(node, scope)
-    elif t in ("import_statement", "import_from_statement"):
-        _bind_import(node, scope, facts.package, facts.star_imports)
-
-
-def _bind_expression(node: Node, scope: Scope) -> None:
-    while node.type in ("assignment", "augmented_assignment"):
-        _bind_targets(node.child_by_field_name("left"), scope, "variable")
-        right = node.child_by_field_name("right")
-        if right is None:
-            return
-        node = right
-    if node.type == "named_expression":
-        _bind_targets(node.child_by_field_name("name"), scope, "variable")
-
-
-def _bind_as(node: Node, scope: Scope) -> None:
-    for child in node.named_children:
-        if child.type == "as_pattern":
-            _bind_targets(child.child_by_field_name("alias"), scope, "variable")
-
-
-def _bind_targets(node: Node | None, scope: Scope, kind: str) -> None:
-    """Bind every plain name of an assignment target (attributes and subscripts bind nothing)."""
-    stack = [node] if node is not None else []
-    while stack:
-        n = stack.pop()
-        if n.type == "identifier":
-            scope.bind(_text(n), Binding(n.start_byte, n.start_point.row, kind))
-        elif n.type in _TARGET_CONTAINERS:
-            stack.extend(n.named_children)
-
-
-def _bind_import(node: Node, scope: Scope, package: str, stars: list[Import] | None) -> None:
-    if node.type == "import_statement":
-        for item in node.named_children:
-            dotted, alias = (
-                (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
-            )
-            if dotted is None:
-                continue
-            full = _text(dotted)
-            if alias is not None:
-                scope.bind(_text(alias), Binding(alias.start_byte, alias.start_point.row, "import", Import(full, None, False)))
-            else:
-                first = full.split(".", 1)[0]
-                scope.bind(first, Binding(dotted.start_byte, dotted.start_point.row, "import", Import(first, None, False)))
-        return
-    source = node.child_by_field_name("module_name")
-    if source is None:
-        return
-    relative = source.type == "relative_import"
-    module = _absolute(source, package) if relative else _text(source)
-    for item in node.named_children:
-        if item.type == "wildcard_import":
-            if stars is not None:
-                stars.append(Import(module, None, relative))
-            continue
-        if item == source:
-            continue
-        dotted, alias = (
-            (item.child_by_field_name("name"), item.child_by_field_name("alias")) if item.type == "aliased_import" else (item, None)
-        )
-        if dotted is None or dotted.type != "dotted_name":
-            continue
-        bound = alias if alias is not None else dotted
-        scope.bind(_text(bound), Binding(bound.start_byte, bound.start_point.row, "import", Import(module, _text(dotted), relative)))
-
-
-def _absolute(relative: Node, package: str) -> str:
-    """``from ..x import y`` in package ``a.b`` imports from ``a.x``."""
-    dots, rest = 0, ""
-    for child in relative.children:
-        if child.type == "import_prefix":
-            dots = len(_text(child))
-        elif child.type == "dotted_name":
-            rest = _text(child)
-    parts = package.split(".") if package else []
-    base = parts[: max(0, len(parts) - (dots - 1))]
-    return ".".join(base + ([rest] if rest else []))
-
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-# -- per repository ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Repo:
-    """Lookups over every file: which modules are the repository's, and what each defines."""
-
-    by_module: dict[str, FileFacts]
-    top_level: frozenset[str]
-    script_modules: frozenset[str]  # modules importable by bare name from their own folder
-    methods: dict[str, set[str]]  # class -> names of the methods its body defines
-    bases: dict[str, list[str]]  # class -> simple names of its bases
-    repo_cache: dict[str, bool] = field(default_factory=dict)
-
-
-def summarize(index: RepoIndex) -> None:
-    files: dict[str, FileFacts] = index.files
-    functions: set[str] = set()
-    classes: set[str] = set()
-    modules: set[str] = set()
-    packages = {p.rsplit("/", 1)[0] for p in files if p.endswith("/__init__.py")}
-    scripts: set[str] = set()
-    for path, facts in files.items():
-        functions.update(facts.defs)
-        classes.update(facts.classes)
-        parts = facts.module.split(".")
-        modules.update(".".join(parts[: i + 1]) for i in range(len(parts)))
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        if folder and folder not in packages:
-            scripts.add(parts[-1])
-        index.variables[facts.module] = facts.variables
-    index.functions, index.classes, index.modules = frozenset(functions), frozenset(classes), frozenset(modules)
-    methods: dict[str, set[str]] = {}
-    bases: dict[str, list[str]] = {}
-    for facts in files.values():
-        for name, sites in facts.defs.items():
-            for site in sites:
-                if site.owner is not None:
-                    methods.setdefault(site.owner, set()).add(name)
-        for cls, names in facts.bases.items():
-            bases.setdefault(cls, []).extend(names)
-    top_level = frozenset(m.split(".", 1)[0] for m in modules)
-    index.extra = Repo({f.module: f for f in files.values()}, top_level, frozenset(scripts), methods, bases)
-
-
-def _repo(index: RepoIndex) -> Repo:
-    if index.extra is None:
-        summarize(index)
-    return index.extra
-
-
-def is_repo_import(index: RepoIndex, target: Import) -> bool:
-    if target.relative:
-        return True
-    repo = _repo(index)
-    known = repo.repo_cache.get(target.module)
-    if known is None:
-        first = target.module.split(".", 1)[0]
-        known = repo.repo_cache[target.module] = (
-            target.module in index.modules or first in repo.top_level or target.module in repo.script_modules
-        )
-    return known
-
-
-def resolve_member(index: RepoIndex, module: str, name: str, depth: int = 0) -> tuple[str, str | None]:
-    """What ``name`` of repository module ``module`` is: ("module", dotted) or (kind, None)
-    with kind one of class/function/variable/unknown; re-exports are followed."""
-    sub = f"{module}.{name}" if module else name
-    if sub in index.modules:
-        return "module", sub
-    facts = _repo(index).by_module.get(module)
-    if facts is not None and depth < 8:
-        bindings = facts.bindings.get(name)
-        if bindings:
-            b = bindings[0]
-            if b.kind == "import" and b.target is not None:
-                if not is_repo_import(index, b.target):
-                    return "library", None
-                if b.target.name is None:
-                    return "module", b.target.module
-                return resolve_member(index, b.target.module, b.target.name, depth + 1)
-            return b.kind, None
-    if name in index.classes:
-        return "class", None
-    if name in index.functions:
-        return "function", None
-    return "unknown", None
-
-
-# -- per function -----------------------------------------------------------------------------
-
-
-def _function_table(fn: Node, source: bytes, package: str) -> list[Scope]:
-    """Every scope inside the outermost function ``fn`` and what it binds, outer scopes first.
-
-    Expressions bind nothing unless they hold a lambda, a comprehension or a walrus, so those
-    whose text has none of ``lambda``, ``for``, ``:=`` are not walked.
-    """
-    scopes: list[Scope] = []
-    stack: list[tuple[Node, str, Scope | None]] = [(fn, fn.type, None)]  # each type read once
-    while stack:
-        node, t, scope = stack.pop()
-        if t in ("function_definition", "lambda", "class_definition"):
-            name = node.child_by_field_name("name")
-            if scope is not None and name is not None:
-                scope.bind(
-                    _text(name), Binding(name.start_byte, name.start_point.row, "function" if t == "function_definition" else "class")
-                )
-            inner = Scope(node.start_byte, node.end_byte, {"function_definition": "function", "lambda": "lambda"}.get(t, "class"))
-            scopes.append(inner)
-            params = node.child_by_field_name("parameters")
-            if params is not None and t != "class_definition":
-                _bind_parameters(params, inner)
-            stack.extend((c, ct, inner) for c, ct in _typed_children(node) if ct not in ("parameters", "lambda_parameters", "identifier"))
-            continue
-        assert scope is not None
-        if t in _COMPREHENSIONS:
-            inner = Scope(node.start_byte, node.end_byte, "comprehension")
-            scopes.append(inner)
-            for clause in node.named_children:
-                if clause.type == "for_in_clause":
-                    _bind_targets(clause.child_by_field_name("left"), inner, "variable")
-            stack.extend((c, ct, inner) for c, ct in _typed_children(node))
-            continue
-        if t in ("assignment", "augmented_assignment"):
-            _bind_targets(node.child_by_field_name("left"), scope, "variable")
-        elif t == "named_expression":
-            target = next((s for s in reversed(scopes) if s.kind != "comprehension" and s.start <= node.start_byte < s.end), scope)
-            _bind_targets(node.child_by_field_name("name"), target, "variable")
-        elif t == "for_statement":
-            _bind_targets(node.child_by_field_name("left"), scope, "variable")
-        elif t == "as_pattern":
-            _bind_targets(node.child_by_field_name("alias"), scope, "variable")
-        elif t in ("import_statement", "import_from_statement"):
-            _bind_import(node, scope, package, None)
-            continue
-        elif t == "global_statement":
-            scope.globals.update(_text(c) for c in node.named_children if c.type == "identifier")
-            continue
-        elif t == "nonlocal_statement":
-            scope.nonlocals.update(_text(c) for c in node.named_children if c.type == "identifier")
-            continue
-        elif t in ("comment", "string", "integer", "float", "identifier"):
-            continue
-        for c in reversed(node.named_children):  # the hot loop: no generator, no pairs
-            ct = c.type
-            if ct not in _EXPRESSIONS or _MAY_BIND.search(source, c.start_byte, c.end_byte) is not None:
-                stack.append((c, ct, scope))
-    return scopes
-
-
-def _typed_children(node: Node) -> list[tuple[Node, str]]:
-    """The named children of ``node`` with their types, last first (ready for a stack)."""
-    return [(c, c.type) for c in reversed(node.named_children)]
-
-
-def _bind_parameters(params: Node, scope: Scope) -> None:
-    for p in params.named_children:
-        name: Node | None = p
-        if p.type in ("default_parameter", "typed_default_parameter"):
-            name = p.child_by_field_name("name")
-        elif p.type in ("typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"):
-            name = next((c for c in p.named_children if c.type == "identifier"), None)
-            if name is None and p.named_children and p.named_children[0].type in ("list_splat_pattern", "dictionary_splat_pattern"):
-                name = next((c for c in p.named_children[0].named_children if c.type == "identifier"), None)
-        if name is not None and name.type == "identifier":
-            scope.bind(_text(name), Binding(name.start_byte, name.start_point.row, "param"))
 
 
 # -- per hole ---------------------------------------------------------------------------------
@@ -523,7 +110,7 @@ class _Hole:
     def resolve(self, node: Node) -> Resolved:
         known = self.cache.get(node.start_byte)
         if known is None:
-            known = self.cache[node.start_byte] = self._resolve(_text(node), node.start_byte)
+            known = self.cache[node.start_byte] = self._resolve(text(node), node.start_byte)
         return known
 
     def _resolve(self, name: str, byte: int) -> Resolved:
@@ -656,7 +243,7 @@ class _Hole:
 
     def attribute(self, obj: Node, attr: Node, callee: bool) -> None:
         """``obj.attr``: a repository module member, or a method matched by name."""
-        found, name = self.found, _text(attr)
+        found, name = self.found, text(attr)
         base = self._entity(obj)
         if base.kind == LIBRARY or obj.type in _LITERALS:
             return
@@ -694,14 +281,14 @@ class _Hole:
             if base.kind == LIBRARY:
                 return base
             if base.kind == MODULE:
-                kind, detail = resolve_member(self.index, base.detail or "", _text(attr))
-                return self._member(kind, detail, _text(attr))
+                kind, detail = resolve_member(self.index, base.detail or "", text(attr))
+                return self._member(kind, detail, text(attr))
         return Resolved(OTHER)
 
     def _defining_base(self, method: str) -> str | None:
         """The repository base class (searched breadth-first) that defines ``method`` for the
         class around the hole, or None when it comes from outside the repository."""
-        repo = _repo(self.index)
+        repo = lookups(self.index)
         queue = list(repo.bases.get(self.owner_name or "", ()))
         seen: set[str] = set()
         while queue:
@@ -739,11 +326,11 @@ def analyse(index: RepoIndex, facts: FileFacts, source: bytes, cover: Node, ance
         if node.type == "function_definition":
             outermost = node
         elif node.type == "class_definition" and owner_name is None:
-            owner_name = _text(node.child_by_field_name("name"))
+            owner_name = text(node.child_by_field_name("name"))
     scopes: list[Scope] = []
     if outermost is not None:
         if outermost.start_byte not in facts.tables:
-            facts.tables[outermost.start_byte] = _function_table(outermost, source, facts.package)
+            facts.tables[outermost.start_byte] = function_table(outermost, source, facts.package)
         scopes = facts.tables[outermost.start_byte]
     _Hole(index, facts, scopes, owner_name, found).walk(cover)
 

@@ -10,6 +10,11 @@ from tree_sitter import Node
 Stack = list[tuple[Node, bool]]  # what a span walk has still to visit, each node with its flag
 
 
+def text(node: Node | None) -> str:
+    """The source text of ``node`` (empty for none); bytes that are not UTF-8 are replaced."""
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
 def condition(owner: Node) -> Node | None:
     """The condition of an ``if``/``elif`` without its parentheses (Java always has them, Python
     may)."""

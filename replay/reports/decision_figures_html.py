@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from replay.reports.decision_figures import DecisionFigures, Share
 from replay.reports.html_text import esc
-from replay.reports.report import Section
+from replay.reports.report_build import Section
 from replay.reports.strata import StratumRow
 
 INTRO = (

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Status
-from replay.reports.models import ModelRun, SampleScore
+from replay.reports.model_comparison import ModelRun, SampleScore
 from replay.store import Store
 
 

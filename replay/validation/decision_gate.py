@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 
-from replay.config.manifest import Manifest
 from replay.core.records import Decision, Status, Task, Validation
 from replay.execution.judge import Evaluator, Verdict, apply
 from replay.execution.scheduling.references import ReferenceRuns
@@ -147,14 +147,8 @@ def gate_decisions(
     return report
 
 
-def validate_decisions(
-    evaluator: Evaluator,
-    manifest: Manifest,
-    tasks: list[Task],
-    jobs: int,
-    progress_total: Callable[[int], None] | None = None,
-    progress: Callable[[], None] | None = None,
-) -> GateReport:
-    """Candidate decision ``tasks`` of ``manifest``'s repository through the whole gate: the
-    untouched code's tests, test selection, the decision gate and the presets' alterations."""
-    return validate(evaluator, manifest, tasks, jobs, progress_total, progress, judge=gate_decisions)
+# Candidate decision tasks of a manifest's repository through the whole gate (the same arguments as
+# :func:`~replay.validation.gate.validate`): the untouched code's tests, test selection, the
+# decision gate and the presets' alterations. One signature, the ordinary gate's, so the two
+# entries cannot drift apart.
+validate_decisions = partial(validate, judge=gate_decisions)
