@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lsp_bridge.contexts import STRATEGIES, strategy  # noqa: E402
-from replay.core.locations import catalog_for  # noqa: E402
+from replay.config.locations import catalog_for  # noqa: E402
 from replay.jobs.contexts import BUDGETS, measure, variants  # noqa: E402
 from replay.jobs.replay import load_tasks  # noqa: E402
 from replay.reports.contexts import index_note, p95, recall_markdown, tokenizers  # noqa: E402

@@ -56,6 +56,7 @@ from pathlib import Path
 from replay.config.manifest import Manifest, RepoCatalog, project_root
 from replay.core.records import Status, Task
 from replay.core.scenarios import read_tasks
+from replay.environments.commands import suite_command, suite_env
 from replay.execution import judge as evaluate_module
 from replay.execution.judge import Evaluator, apply
 from replay.execution.runners import warm as warm_module
@@ -279,8 +280,8 @@ def naive(manifest: Manifest, tasks: list[Task], sandbox: Sandbox) -> ModeResult
             target = root / task.path
             target.write_bytes(apply(task, target.read_bytes(), task.ground_truth))
             for step in manifest.setup:
-                sandbox.run([p.replace("{python}", sys.executable) for p in step], root, manifest.timeout, manifest.test_env())
-            run = sandbox.run(manifest.command(), root, manifest.timeout, manifest.test_env())
+                sandbox.run([p.replace("{python}", sys.executable) for p in step], root, manifest.timeout, suite_env(manifest))
+            run = sandbox.run(suite_command(manifest), root, manifest.timeout, suite_env(manifest))
             if run.returncode != 0 or run.timed_out:
                 last = (run.output_tail.strip().splitlines() or [""])[-1]
                 result.failures.append(f"{task.id}: exit {run.returncode}{' (timeout)' if run.timed_out else ''}: {last}")
@@ -338,11 +339,11 @@ def suite_durations(manifest: Manifest, sandbox: Sandbox) -> dict[str, float]:
 
 
 def _pytest_durations(manifest: Manifest, root: Path, sandbox: Sandbox) -> dict[str, float]:
-    args = pytest_args(manifest.command())
+    args = pytest_args(suite_command(manifest))
     if args is None:
         raise SystemExit(f"{manifest.name}: its test command is not '{{python}} -m pytest ...'; this benchmark cannot time its tests")
     command = [sys.executable, "-c", _PYTEST_DURATIONS, "durations.json", str(ROUNDS), "--rootdir", ".", *args]
-    run = sandbox.run(command, root, ROUNDS * manifest.timeout, manifest.test_env())
+    run = sandbox.run(command, root, ROUNDS * manifest.timeout, suite_env(manifest))
     if run.returncode != 0:
         raise SystemExit(f"{manifest.name}: the untouched suite failed while timing its tests: {run.output_tail[-500:]}")
     return json.loads((root / "durations.json").read_text())
@@ -358,7 +359,7 @@ def _junit_durations(manifest: Manifest, root: Path, sandbox: Sandbox) -> dict[s
         ["java", "-cp", f"out/test:out/main:{jars}", "SuiteDurations.java", "durations.json", str(ROUNDS), "out/test"],
     ]
     for step in steps:
-        run = sandbox.run(step, root, max(manifest.timeout, 300), manifest.test_env())
+        run = sandbox.run(step, root, max(manifest.timeout, 300), suite_env(manifest))
         if run.returncode != 0:
             raise SystemExit(f"{manifest.name}: {step[0]} failed while timing its tests: {run.output_tail[-500:]}")
     return json.loads((root / "durations.json").read_text())

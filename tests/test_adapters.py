@@ -24,8 +24,8 @@ from lsp_bridge.models import HTTP_KINDS, ModelError, check_spec, create_model
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.cache import CachedModel, RawOutputStore
 from lsp_bridge.models.endpoint import retry_after
+from lsp_bridge.models.resolve import resolve_model
 from lsp_bridge.repo_context import arrange_document
-from replay.config.models import resolve_model
 from replay.core.errors import SimpilotError
 
 ANSWER = "a + b"
@@ -457,7 +457,7 @@ def test_models_toml_and_inline_specs(tmp_path: Path) -> None:
     spec = resolve_model("sc2", config, [])
     assert spec["cache_db"] == str(tmp_path / "cache" / "sc2.sqlite")
     assert create_model(spec).name == "bigcode/starcoder2-3b"
-    with pytest.raises(SimpilotError, match="model 'typo': unknown setting.*max_token"):
+    with pytest.raises(SimpilotError, match=r"models.toml: models\.typo\.max_token: unknown key"):
         resolve_model("typo", config, [])
     assert resolve_model("ollama:qwen2.5-coder:1.5b@http://127.0.0.1:11434", None, []) == {
         "kind": "ollama", "model": "qwen2.5-coder:1.5b", "base_url": "http://127.0.0.1:11434"}

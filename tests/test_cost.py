@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from replay.reports.cost import CostInput, Price, price_from_mapping, request_cost, summarise_cost, task_cost
+from replay.config.price import Price, price_from_mapping
+from replay.reports.cost import CostInput, request_cost, summarise_cost, task_cost
 
 TOKENS = Price(input_per_mtok=3.0, output_per_mtok=15.0)
 GPU = Price(per_hour=2.0, currency="EUR")

@@ -128,7 +128,7 @@ def test_instances_are_read_from_a_devbench_checkout_layout(tmp_path: Path) -> N
 
 def test_the_bundled_devbench_scenarios_match_their_repositories() -> None:
     from replay.config.manifest import project_root
-    from replay.core.locations import catalog_for
+    from replay.config.locations import catalog_for
     from replay.core.scenarios import read_tasks
 
     files = sorted((project_root() / "scenarios" / "devbench").glob("*.jsonl"))

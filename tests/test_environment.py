@@ -13,8 +13,10 @@ import pytest
 
 from replay.config.manifest import EnvironmentConfig, RepoCatalog, load_manifest
 from replay.core.errors import SimpilotError
-from replay.environments import environment
-from replay.environments.environment import cache_key, dependency_files, source_roots
+from replay.environments import advice, environment, hints, interpreters, venv
+from replay.environments.commands import suite_env, suite_python
+from replay.environments.environment import source_roots
+from replay.environments.venv import cache_key, dependency_files
 from replay.execution.judge import Evaluator
 from replay.execution.proof.check import shortfall
 from replay.execution.sandbox.bubblewrap import Sandbox, needed_paths
@@ -58,15 +60,15 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(
     "table, message",
     [
-        ('environment = "x"\n', "must be a table"),
-        ("[environment]\n", "needs python"),
-        ('[environment]\nvenv = "x"\n', "unknown key\\(s\\) venv"),
-        ("[environment]\npython = 3\n", "python must be the path"),
-        ('[environment]\npython = " "\n', "python must be the path"),
-        ('[environment]\nsetup = "pip install ."\n', "setup must be a list"),
-        ("[environment]\nsetup = [[]]\n", "is not a command"),
-        ("[environment]\nsetup = [1]\n", "is not a command"),
-        ('[environment]\nsetup = [""]\n', "is not a command"),
+        ('environment = "x"\n', "simpilot.toml: environment: expected a table"),
+        ("[environment]\n", "simpilot.toml: environment: needs python"),
+        ('[environment]\nvenv = "x"\n', "simpilot.toml: environment.venv: unknown key \\(known: python, setup\\)"),
+        ("[environment]\npython = 3\n", "simpilot.toml: environment.python: expected a string, got a number 3"),
+        ('[environment]\npython = " "\n', "simpilot.toml: environment.python: must be the path"),
+        ('[environment]\nsetup = "pip install ."\n', 'simpilot.toml: environment.setup: expected a list of commands, got a string "pip install ."'),
+        ("[environment]\nsetup = [[]]\n", "simpilot.toml: environment.setup\\[0\\]: \\[\\] is not a command"),
+        ("[environment]\nsetup = [1]\n", "simpilot.toml: environment.setup\\[0\\]: expected a string, got a number 1"),
+        ('[environment]\nsetup = [""]\n', "simpilot.toml: environment.setup\\[0\\]: '' is not a command"),
     ],
 )
 def test_bad_environment_tables(tmp_path: Path, table: str, message: str) -> None:
@@ -105,8 +107,8 @@ def test_locating_a_given_interpreter(tmp_path: Path) -> None:
 # -- the cache key -----------------------------------------------------------------------------
 
 
-def _interpreter(version: str = "3.11.7 (main)") -> environment.Interpreter:
-    return environment.Interpreter(sys.executable, sys.executable, "%d.%d" % sys.version_info[:2], version, sys.prefix, sys.base_prefix, "", True, True)
+def _interpreter(version: str = "3.11.7 (main)") -> interpreters.Interpreter:
+    return interpreters.Interpreter(sys.executable, sys.executable, "%d.%d" % sys.version_info[:2], version, sys.prefix, sys.base_prefix, "", True, True)
 
 
 def test_cache_key_follows_what_decides_the_venv(tmp_path: Path) -> None:
@@ -144,7 +146,7 @@ def test_src_layout_is_found(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     manifest = load_manifest(repo / "simpilot.toml")
     assert source_roots(manifest) == ("src",)
-    assert manifest.test_env(Path("/copy"))["PYTHONPATH"] == "/copy/src"
+    assert suite_env(manifest, Path("/copy"))["PYTHONPATH"] == "/copy/src"
     (repo / "simpilot.toml").write_text(HEADER.replace('["src/mylib"]', '["."]') + COMMAND)
     assert source_roots(load_manifest(repo / "simpilot.toml")) == ("src",)  # a src/ folder of packages
     flat = make_repo(tmp_path / "flat")
@@ -155,7 +157,7 @@ def test_src_layout_is_found(tmp_path: Path) -> None:
 def test_src_layout_keeps_the_manifests_pythonpath(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     (repo / "simpilot.toml").write_text(HEADER + COMMAND.replace('PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1"', 'PYTHONPATH = "vendor"'))
-    assert load_manifest(repo / "simpilot.toml").test_env(Path("/copy"))["PYTHONPATH"] == os.pathsep.join(["/copy/src", "vendor"])
+    assert suite_env(load_manifest(repo / "simpilot.toml"), Path("/copy"))["PYTHONPATH"] == os.pathsep.join(["/copy/src", "vendor"])
 
 
 def test_src_layout_runs_without_settings(tmp_path: Path) -> None:
@@ -179,14 +181,14 @@ def test_failing_suite_shows_command_status_and_the_missing_module(tmp_path: Pat
     assert "'toolz_not_installed_anywhere'" in first and "[environment] setup" in first
     assert rest[0].startswith(f"  command: {sys.executable} -m pytest") and "tests" in rest[0]
     assert any("ModuleNotFoundError: No module named 'toolz_not_installed_anywhere'" in line for line in rest)
-    assert len(rest) <= 2 + environment.TAIL_LINES
+    assert len(rest) <= 2 + hints.TAIL_LINES
 
 
 def test_hint_for_the_repositorys_own_package(tmp_path: Path) -> None:
     manifest = load_manifest(make_repo(tmp_path / "repo") / "simpilot.toml")
-    hint = environment.failure_hint(manifest, "E   ModuleNotFoundError: No module named 'mylib.core'\n")
+    hint = advice.failure_hint(manifest, "E   ModuleNotFoundError: No module named 'mylib.core'\n")
     assert "the repository's own 'mylib'" in hint and "sources" in hint
-    assert "make them pass first" in environment.failure_hint(manifest, "E   assert 1 == 2\n")
+    assert "make them pass first" in advice.failure_hint(manifest, "E   assert 1 == 2\n")
 
 
 # -- a venv built by setup, cached ---------------------------------------------------------------
@@ -196,7 +198,7 @@ def test_setup_builds_a_cached_venv_and_the_work_copy_is_tested(tmp_path: Path, 
     repo = make_repo(tmp_path / "repo", f"[environment]\nsetup = [{INSTALL}]\n")
     before = tree_digest(repo)
     manifest = load_manifest(repo / "simpilot.toml")
-    python = manifest.python()
+    python = suite_python(manifest)
     assert python.startswith(str(cache / "envs")) and python != sys.executable
     assert "building the test environment" in capfd.readouterr().err
     installed = subprocess.run([python, "-c", "import mylib; print(mylib.__file__)"], capture_output=True, text=True, cwd=tmp_path)
@@ -209,18 +211,18 @@ def test_setup_builds_a_cached_venv_and_the_work_copy_is_tested(tmp_path: Path, 
         assert shortfall(blanked.proof, (TEST,)) is not None, "the installed copy was tested, not the work copy"
     assert tree_digest(repo) == before  # the setup ran in a throw-away copy
     environment._RESOLVED.clear()  # as a new process would
-    pth = next(Path(python).parent.parent.glob(f"lib/python*/site-packages/{environment.PTH}"))
+    pth = next(Path(python).parent.parent.glob(f"lib/python*/site-packages/{venv.PTH}"))
     pth.write_text("/an/older/simpilot/plugins\n")
-    assert load_manifest(repo / "simpilot.toml").python() == python
+    assert suite_python(load_manifest(repo / "simpilot.toml")) == python
     assert "cached environment" in capfd.readouterr().err
-    assert pth.read_text().splitlines()[0] == str(environment.plugin_folder())  # brought up to date, nothing rebuilt
+    assert pth.read_text().splitlines()[0] == str(interpreters.plugin_folder())  # brought up to date, nothing rebuilt
 
 
 def test_failing_setup_says_why_and_caches_nothing(tmp_path: Path, cache: Path) -> None:
     repo = make_repo(tmp_path / "repo", "[environment]\nsetup = [\"echo 'no such package: toolz9'; exit 3\"]\n")
     manifest = load_manifest(repo / "simpilot.toml")
     with pytest.raises(SimpilotError) as caught:
-        manifest.python()
+        suite_python(manifest)
     first, *rest = str(caught.value).splitlines()
     assert "setup command \"echo 'no such package: toolz9'; exit 3\" failed (exit status 3)" in first and "nothing was cached" in first
     assert any("no such package: toolz9" in line for line in rest) and rest[0].startswith("  command: /bin/sh -c")
@@ -234,8 +236,8 @@ def test_a_given_venv_runs_the_tests_with_simpilots_plugins_appended(tmp_path: P
     repo = make_repo(tmp_path / "repo", '[environment]\npython = ".venv"\n')
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
     manifest = load_manifest(repo / "simpilot.toml")
-    assert manifest.python() == str(repo / ".venv" / "bin" / "python")
-    env = manifest.test_env(Path("/copy"))
+    assert suite_python(manifest) == str(repo / ".venv" / "bin" / "python")
+    env = suite_env(manifest, Path("/copy"))
     path = env["PYTHONPATH"].split(os.pathsep)
     assert path[0] == "/copy/src" and (Path(path[-1]) / "sitecustomize.py").is_file()
     assert env["PATH"].split(os.pathsep)[0] == str(repo / ".venv" / "bin")
@@ -252,22 +254,22 @@ def test_a_flat_layout_with_an_environment_puts_the_work_copy_first(tmp_path: Pa
     toml = repo / "simpilot.toml"
     toml.write_text(toml.read_text().replace("src/mylib", "mylib"))
     manifest = load_manifest(toml)
-    assert manifest.test_env(Path("/copy"))["PYTHONPATH"].split(os.pathsep)[0] == "/copy"
+    assert suite_env(manifest, Path("/copy"))["PYTHONPATH"].split(os.pathsep)[0] == "/copy"
     plain = make_repo(tmp_path / "plain")
     (plain / "src" / "mylib").rename(plain / "mylib")
     (plain / "src").rmdir()
-    assert "PYTHONPATH" not in load_manifest(plain / "simpilot.toml").test_env(Path("/copy"))  # nothing installed to shadow it
+    assert "PYTHONPATH" not in suite_env(load_manifest(plain / "simpilot.toml"), Path("/copy"))  # nothing installed to shadow it
 
 
 def test_another_python_version_without_pytest_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    other = environment.Interpreter(sys.executable, sys.executable, "3.99", "3.99.0", sys.prefix, sys.base_prefix, "", False, False)
+    other = interpreters.Interpreter(sys.executable, sys.executable, "3.99", "3.99.0", sys.prefix, sys.base_prefix, "", False, False)
     monkeypatch.setattr(environment, "probe", lambda manifest, python: other)
     manifest = load_manifest(make_repo(tmp_path / "repo", f'[environment]\npython = "{sys.executable}"\n') / "simpilot.toml")
     with pytest.raises(SimpilotError, match=r"is Python 3\.99, not simpilot's .* has no pytest or pytest-cov.*install them in it"):
-        manifest.python()
-    monkeypatch.setattr(environment, "probe", lambda manifest, python: environment.Interpreter(sys.executable, sys.executable, "3.99", "3.99.0", sys.prefix, sys.base_prefix, "", True, True))
+        suite_python(manifest)
+    monkeypatch.setattr(environment, "probe", lambda manifest, python: interpreters.Interpreter(sys.executable, sys.executable, "3.99", "3.99.0", sys.prefix, sys.base_prefix, "", True, True))
     environment._RESOLVED.clear()
-    appended = manifest.test_env()["PYTHONPATH"].split(os.pathsep)[-1]
+    appended = suite_env(manifest)["PYTHONPATH"].split(os.pathsep)[-1]
     assert sys.prefix not in (Path(appended) / "sitecustomize.py").read_text()  # only the plugins: not simpilot's 3.11 packages
 
 

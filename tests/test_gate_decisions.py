@@ -17,7 +17,7 @@ from replay.execution.judge import Verdict
 from replay.execution.proof.check import Proof
 from replay.execution.sandbox.bubblewrap import ProcessResult
 from replay.validation import gate as gate_module
-from replay.validation.gate import FILLERS, NO_TESTS, check_baseline, gate, probe_texts, select_tests
+from replay.validation.gate import FILLERS, NO_TESTS, check_baseline, gate, probe_texts, selected_command
 from replay.validation.selection import Selection
 
 ORIGINAL = b"x = 1\ny = 2\n"
@@ -218,7 +218,7 @@ def test_a_hole_no_selected_test_executes_is_dropped(language: str, monkeypatch:
         selection = Selection("java", by_file={reached.path: ("pkg.FooTest",)})
         unreached = replace(unreached, path="src/main/java/pkg/Bar.java")
     monkeypatch.setattr(gate_module, "build_selection", lambda manifest, sandbox, paths: selection)
-    kept, dropped = select_tests(filler_runs(language), None, [reached, unreached])  # type: ignore[arg-type]
+    kept, dropped = selected_command(filler_runs(language), None, [reached, unreached])  # type: ignore[arg-type]
     assert [t.tests for t in kept] == [TESTS["python"] if language == "python" else ("pkg.FooTest",)]
     assert dropped == [(unreached, NO_TESTS)]
 

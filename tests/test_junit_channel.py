@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from replay.config.manifest import open_repository
+from replay.environments.commands import suite_env
 from replay.execution.proof.check import Answer, Channel, shortfall, sign
 from replay.execution.runners.junit import run_arguments, toolchain
 from replay.execution.runners.warm import JUnitServer
@@ -77,7 +78,7 @@ def test_fresh_records_are_signed_numbered_lines_under_the_key_of_the_pipes_firs
     reporter); each record is ``MAC<TAB>JSON`` with ``seq`` counting from 0."""
     command = toolchain().test_command(copy.manifest, None, STATS)
     with Channel(answer=Answer("src/main/java/tiny/Stats.java", 3, 4)) as channel:
-        result = copy.sandbox.run(command, copy.root, 60, copy.manifest.test_env(), channel)
+        result = copy.sandbox.run(command, copy.root, 60, suite_env(copy.manifest), channel)
         report = channel.report().decode()
         token = channel.token
     assert result.returncode == 0 and passed(result), result.output_tail
@@ -95,7 +96,7 @@ def test_fresh_a_test_that_forges_with_every_key_it_can_read_is_tampering(copy: 
     path, selection = probe(copy, "FreshThief", f"@Test\nvoid steals() {{\n{THIEF}\n}}")
     with Channel() as channel:
         result = copy.sandbox.run(
-            toolchain().test_command(copy.manifest, path, selection), copy.root, 60, copy.manifest.test_env(), channel
+            toolchain().test_command(copy.manifest, path, selection), copy.root, 60, suite_env(copy.manifest), channel
         )
     gap = shortfall(result.proof, selection)
     assert gap is not None and gap.kind == "tampered" and "forged-record" in gap.detail, (gap, result.output_tail)

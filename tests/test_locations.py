@@ -10,7 +10,7 @@ import pytest
 
 from replay.config.manifest import project_root
 from replay.core.errors import SimpilotError
-from replay.core.locations import LOCATIONS_FILE, catalog_for, recorded, remember
+from replay.config.locations import LOCATIONS_FILE, catalog_for, recorded, remember
 
 
 def test_remembered_relative_to_the_scenario_folder(tiny_repo: Path, tmp_path: Path) -> None:

@@ -24,12 +24,12 @@ def test_folder_without_manifest(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("[repository\nname=", "not a valid TOML"),
+        ("[repository\nname=", "simpilot.toml: not valid TOML"),
         ("[other]\n", "missing the \\[repository\\] table"),
-        ('[repository]\nname = "x y"\ntest_command = ["true"]\n', "name must be"),
+        ('[repository]\nname = "x y"\ntest_command = ["true"]\n', "repository.name: 'x y' must be"),
         ('[repository]\nname = "x"\nlanguage = "cobol"\ntest_command = ["true"]\n', "not supported"),
-        ('[repository]\nname = "x"\n', "needs test_command"),
-        ('[repository]\nname = "x"\ntest_command = ["true"]\n[source]\ngit = "file:///x"\n', "needs commit"),
+        ('[repository]\nname = "x"\n', "repository.test_command: missing"),
+        ('[repository]\nname = "x"\ntest_command = ["true"]\n[source]\ngit = "file:///x"\n', "source.commit: git needs commit"),
     ],
 )
 def test_bad_manifests(tmp_path: Path, content: str, message: str) -> None:

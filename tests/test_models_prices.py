@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from replay.config.models import check_spec, price_for, resolve_model
+from lsp_bridge.models.resolve import check_spec, resolve_model
+from replay.config.models import price_for
+from replay.config.price import Price
 from replay.core.errors import SimpilotError
-from replay.reports.cost import Price
 
 OLLAMA = 'kind = "ollama"\nbase_url = "http://127.0.0.1:11434"\nmodel = "qwen2.5-coder:1.5b-base"\n'
 SPEC = {"kind": "ollama", "base_url": "http://127.0.0.1:11434", "model": "qwen2.5-coder:1.5b-base"}
@@ -48,9 +49,10 @@ def test_the_bridge_would_refuse_the_price_keys_so_they_must_be_stripped() -> No
 
 def test_a_misspelt_price_key_is_still_an_unknown_setting(tmp_path: Path) -> None:
     config = models_file(tmp_path, f"[models.gpu]\n{OLLAMA}price_per_hr = 2\n")
-    with pytest.raises(SimpilotError, match="model 'gpu': unknown setting.*price_per_hr"):
+    with pytest.raises(SimpilotError, match=r"models.toml: models\.gpu\.price_per_hr: unknown key"):
         resolve_model("gpu", config, [])
-    assert price_for("gpu", config) is None  # not a price key, so no price
+    with pytest.raises(SimpilotError, match=r"models\.gpu\.price_per_hr: unknown key"):
+        price_for("gpu", config)  # no key of a model's table goes unchecked
 
 
 def test_models_without_a_price(tmp_path: Path) -> None:
@@ -64,8 +66,8 @@ def test_models_without_a_price(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "lines, message",
     [
-        pytest.param('price_per_hour = "ten"\n', "price_per_hour must be a number, not 'ten'", id="string"),
-        pytest.param("price_per_hour = true\n", "price_per_hour must be a number, not True", id="bool"),
+        pytest.param('price_per_hour = "ten"\n', 'price_per_hour: expected a number, got a string "ten"', id="string"),
+        pytest.param("price_per_hour = true\n", "price_per_hour: expected a number, got a boolean true", id="bool"),
         pytest.param("price_per_hour = -1.5\n", "price_per_hour must be a non-negative number", id="negative"),
         pytest.param("price_per_hour = nan\n", "price_per_hour must be a non-negative number", id="nan"),
         pytest.param(
@@ -78,14 +80,14 @@ def test_models_without_a_price(tmp_path: Path) -> None:
         ),
         pytest.param('price_currency = "USD"\n', "no price given: set price_input_per_mtok", id="currency-only"),
         pytest.param("price_output_per_mtok = 1\n", "price_output_per_mtok is set but price_input_per_mtok is not", id="half-tokens"),
-        pytest.param("price_per_hour = 1\nprice_currency = 1\n", "price_currency must be a string", id="currency-number"),
+        pytest.param("price_per_hour = 1\nprice_currency = 1\n", "price_currency: expected a string", id="currency-number"),
     ],
 )
 def test_bad_prices_name_the_file_the_model_and_the_key(tmp_path: Path, lines: str, message: str) -> None:
     config = models_file(tmp_path, f"[models.bad]\n{OLLAMA}{lines}")
     with pytest.raises(SimpilotError, match=message) as from_price:
         price_for("bad", config)
-    assert str(from_price.value).startswith(f"{config}: model 'bad': ")
+    assert str(from_price.value).startswith(f"{config}: models.bad")
     with pytest.raises(SimpilotError) as from_resolve:
         resolve_model("bad", config, [])  # a run with a bad price fails before any server starts
     assert str(from_resolve.value) == str(from_price.value)

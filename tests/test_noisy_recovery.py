@@ -88,7 +88,7 @@ def test_java_bracket_corruptions() -> None:
 
 
 def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
-    from replay.config.models import resolve_model
+    from lsp_bridge.models.resolve import resolve_model
     from replay.core.errors import SimpilotError
 
     scenario = tmp_path / "s.jsonl"

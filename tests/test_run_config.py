@@ -14,15 +14,13 @@ from replay.config.run import (
     VERDICT,
     config_hash,
     differences,
-    legacy_config,
-    model_settings,
     redact_model_name,
     redact_url,
-    run_config,
 )
 from replay.core.errors import SimpilotError
 from replay.core.scenarios import file_digest, legacy_file_digest
 from replay.execution.sandbox.bubblewrap import Limits
+from replay.run.configuration import legacy_config, model_settings, run_config
 from replay.run.pipeline import ReplaySettings, open_run
 from replay.store import Store
 

@@ -19,7 +19,6 @@ from replay.config.run import (
     config_hash,
     describe_verdicts,
     differences,
-    run_config,
     verdict_way,
 )
 from replay.execution.sandbox.bubblewrap import Limits
@@ -27,6 +26,7 @@ from replay.importers.devbench import Instance
 from replay.jobs.import_devbench import write_repository
 from replay.reports.html_report import render_html
 from replay.reports.report_json import run_verdict, to_json
+from replay.run.configuration import run_config
 from replay.store import RunInfo
 
 from .conftest import DATA

@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from replay.cli import cli
+from replay.config.price import Price
 from replay.core.records import Completion, Kind, Outcome, Position, Span, Status, Task, Timing
-from replay.reports.cost import Price
 from replay.reports.editor_clock import ClockSettings
 from replay.reports.scoreboard import Request, build, latency, markdown, page, pareto, render, score_row, to_json
 from replay.store import RunInfo, Store

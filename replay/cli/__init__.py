@@ -14,10 +14,10 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from lsp_bridge.models.resolve import resolve_model
 from postprocess import PRESETS
 from replay import __version__
 from replay.config.manifest import open_repository
-from replay.config.models import resolve_model
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task
 from replay.core.scenarios import read_tasks
@@ -494,7 +494,7 @@ def contexts_command(scenarios, chosen, budgets, contexts_file, repo_paths, as_j
     definitions of the repository names the answer uses (identifier recall), the tokens it
     spends and how long it takes to build, by budget and by stratum."""
     from lsp_bridge.contexts import STRATEGIES
-    from replay.core.locations import catalog_for
+    from replay.config.locations import catalog_for
     from replay.jobs.contexts import BUDGETS, measure, variants
     from replay.jobs.replay import load_tasks
     from replay.reports import contexts as context_tables

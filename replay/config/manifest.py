@@ -83,14 +83,14 @@ import os
 import re
 import stat
 import subprocess
-import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from replay.config import simpilot_file as schema
+from replay.config.errors import ConfigError
+from replay.config.strict import read_toml, validate
 from replay.core.errors import SimpilotError
 from replay.core.paths import MANIFEST_NAME, cache_root
-from replay.environments.environment import EnvironmentConfig, python_env, resolve
 
 LANGUAGES = {
     "python": (".py",),
@@ -123,6 +123,15 @@ def is_regular_file(path: Path) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class EnvironmentConfig:
+    """``[environment]`` of a manifest: the interpreter that runs a Python repository's tests
+    (``replay.environments`` finds or builds it when the tests first need it)."""
+
+    python: str | None = None  # an interpreter or a venv folder (relative: to the root), or a name on PATH
+    setup: tuple[str | tuple[str, ...], ...] = ()  # commands building a cached venv: shell lines or argument lists
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,26 +199,6 @@ class Manifest:
                             found.add(rel)
         return sorted(found)
 
-    def command(self) -> list[str]:
-        return [part.replace("{python}", self.python()) for part in self.test_command]
-
-    def python(self) -> str:
-        """What ``{python}`` stands for: the ``[environment]``'s interpreter (its venv is built on
-        first use), else the interpreter running simpilot."""
-        if self.environment is None:
-            return sys.executable
-        return resolve(self).python
-
-    def test_env(self, root: Path | None = None) -> dict[str, str]:
-        """The extra environment of every command run for this repository; ``root``: the work
-        copy it runs in (its ``src/`` folder of packages goes first on ``PYTHONPATH``, and the
-        ``[environment]``'s venv first on ``PATH``: ``environment.python_env``)."""
-        defaults = {"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS} if self.language == "java" else {}
-        env = {**defaults, **dict(self.env)}
-        if self.language == "python":
-            env = python_env(self, root, env)
-        return env
-
     def is_pytest(self) -> bool:
         return "pytest" in self.test_command[:3] or any(p.endswith("pytest") for p in self.test_command[:1])
 
@@ -222,26 +211,11 @@ class Manifest:
         without a ``test_command`` (a plain JUnit 5 library needs no build script)."""
         return self.language == "java" and not self.test_command
 
-    def select(self, tests: tuple[str, ...]) -> tuple[list[str], dict[str, str]] | None:
-        """The command and extra environment running only ``tests`` (pytest node ids), or None
-        when the repository's test command cannot be narrowed down (the whole suite runs)."""
-        if self.compare_output:  # the program runs whole: its output is the one test
-            return None
-        if self.select_command:
-            argv: list[str] = []
-            for part in self.select_command:
-                if part == "{tests}":
-                    argv.extend(tests)
-                else:
-                    argv.append(part.replace("{python}", self.python()))
-            return argv, {}
-        if not (self.language == "python" and self.is_pytest()):
-            return None
-        folders = {t.rstrip("/") for t in self.tests}
-        argv = [p for p in self.command() if p.rstrip("/") not in folders]
-        files = sorted({t.split("::", 1)[0] for t in tests})
-        argv = with_pytest_options(argv, ["-p", "replay.execution.inside.pytest_select"]) + files
-        return argv, {"SIMPILOT_TESTS": "\n".join(tests)}
+    def own_env(self) -> dict[str, str]:
+        """The manifest's own extra environment, with the JVM bounds for a Java repository (its
+        ``env`` may override them); ``environments.commands.suite_env`` adds the interpreter's."""
+        defaults = {"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS} if self.language == "java" else {}
+        return {**defaults, **dict(self.env)}
 
 
 def with_pytest_options(argv: list[str], options: list[str]) -> list[str]:
@@ -259,149 +233,116 @@ def has_pytest_word(argv: list[str]) -> bool:
     return any(_is_pytest_word(a) for a in argv)
 
 
-def _as_str_list(value: object, where: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SimpilotError(f"{where} must be a list of strings")
-    return tuple(value)
-
-
 def load_manifest(path: Path, root: Path | None = None) -> Manifest:
-    """Read a manifest file. ``root`` overrides where the repository is (used after a checkout)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SimpilotError(f"no manifest at {path}: create {MANIFEST_NAME} (see README, 'Your own repository')") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SimpilotError(f"{path}: not a valid TOML manifest ({exc})") from None
-    repo = data.get("repository")
-    if not isinstance(repo, dict):
-        raise SimpilotError(f"{path}: missing the [repository] table")
-    where = f"{path}: [repository]"
-    name = repo.get("name")
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise SimpilotError(f"{where} name must be letters, digits, '.', '_' or '-'")
-    language = repo.get("language", "python")
-    if language not in LANGUAGES:
-        raise SimpilotError(f"{where} language {language!r} is not supported (choose from {', '.join(LANGUAGES)})")
-    programs = _programs(data.get("programs"), f"{path}: [programs]", (root or path.parent).resolve())
-    if programs is None and language not in MARKED_LANGUAGES:
-        raise SimpilotError(f"{where} language {language!r} is for single programs only: add a [programs] table (see README, DevBench)")
-    if "test_command" not in repo and language != "java" and programs is None:
-        raise SimpilotError(f"{where} needs test_command, the command that runs the repository's tests")
-    env = repo.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
-        raise SimpilotError(f"{where} env must be a table of string values")
-    source = data.get("source") or {}
-    git, commit = source.get("git"), source.get("commit")
-    if git and not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{7,40}", commit)):
-        raise SimpilotError(f'{path}: [source] git needs commit = "<commit id>" so that runs are reproducible')
-    java = data.get("java") or {}
-    if not isinstance(java, dict):
-        raise SimpilotError(f"{path}: [java] must be a table")
-    select_command = repo.get("select_command", [])
-    if select_command and "{tests}" not in select_command:
-        raise SimpilotError(f'{where} select_command needs a "{{tests}}" argument where the selected test ids go')
-    junit_xml = repo.get("junit_xml", False)
-    if not isinstance(junit_xml, bool):
-        raise SimpilotError(f"{where} junit_xml must be true or false")
-    timeout = repo.get("timeout", 60)
-    if not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise SimpilotError(f"{where} timeout must be a positive number of seconds")
-    compare_output, compare_lines = _comparison(repo, where)
+    """Read a manifest file through its schema (``simpilot_file``), then check what its keys mean
+    together. ``root`` overrides where the repository is (used after a checkout)."""
+    if not path.exists():
+        raise SimpilotError(f"no manifest at {path}: create {MANIFEST_NAME} (see README, 'Your own repository')")
+    data = read_toml(path)
+    file = validate(schema.SimpilotFile, data, path)
+    repo, where = file.repository, _Where(path)
+    if not _NAME.match(repo.name):
+        raise where.error("repository.name", f"{repo.name!r} must be letters, digits, '.', '_' or '-'; rename it")
+    root = (root or path.parent).resolve()
+    programs = _programs(file.programs, where, root)
+    if programs is None and repo.language not in MARKED_LANGUAGES:
+        raise where.error(
+            "repository.language", f"{repo.language!r} is for single programs only: add a [programs] table (see README, DevBench)"
+        )
+    if "test_command" not in data["repository"] and repo.language != "java" and programs is None:
+        raise where.error("repository.test_command", "missing: add the command that runs the repository's tests")
+    source = file.source or schema.Source(git=None, commit=None)
+    if source.git and not (isinstance(source.commit, str) and re.fullmatch(r"[0-9a-f]{7,40}", source.commit)):
+        raise where.error("source.commit", 'git needs commit = "<commit id>" so that runs are reproducible; add it')
+    if repo.select_command and "{tests}" not in repo.select_command:
+        raise where.error("repository.select_command", 'needs a "{tests}" argument where the selected test ids go; add it')
+    if repo.timeout <= 0:
+        raise where.error("repository.timeout", f"must be a positive number of seconds, not {repo.timeout!r}; fix it")
+    _check_comparison(repo, where)
     return Manifest(
-        name=name,
-        language=language,
-        root=(root or path.parent).resolve(),
-        sources=_as_str_list(repo.get("sources", ["."]), f"{where} sources"),
-        tests=_as_str_list(repo.get("tests", ["tests"]), f"{where} tests"),
-        test_command=_as_str_list(repo.get("test_command", []), f"{where} test_command"),
-        setup=tuple(_as_str_list(c, f"{where} setup") for c in repo.get("setup", [])),
-        timeout=float(timeout),
-        env=tuple(sorted(env.items())),
-        select_command=_as_str_list(select_command, f"{where} select_command"),
-        classpath=_as_str_list(java.get("classpath", []), f"{path}: [java] classpath"),
-        junit_xml=junit_xml,
-        git=git,
-        commit=commit,
-        environment=_environment(data.get("environment"), f"{path}: [environment]", language),
-        compare_output=compare_output,
-        compare_lines=compare_lines,
+        name=repo.name,
+        language=repo.language,
+        root=root,
+        sources=tuple(repo.sources),
+        tests=tuple(repo.tests),
+        test_command=tuple(repo.test_command),
+        setup=tuple((c,) if isinstance(c, str) else tuple(c) for c in repo.setup),
+        timeout=float(repo.timeout),
+        env=tuple(sorted(repo.env.items())),
+        select_command=tuple(repo.select_command),
+        classpath=tuple(file.java.classpath) if file.java else (),
+        junit_xml=repo.junit_xml,
+        git=source.git,
+        commit=source.commit,
+        environment=_environment(file.environment, where, repo.language),
+        compare_output=repo.compare_output,
+        compare_lines=repo.compare_lines,
         programs=programs,
     )
 
 
-def _programs(table: object, where: str, root: Path) -> Programs | None:
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """The manifest file errors name."""
+
+    path: Path
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(self.path, key, problem)
+
+
+def _programs(table: schema.Programs | None, where: _Where, root: Path) -> Programs | None:
     """The ``[programs]`` table, checked."""
     if table is None:
         return None
-    if not isinstance(table, dict):
-        raise SimpilotError(f'{where} must be a table (checks = "checks", optionally environment = "<folder>")')
-    unknown = sorted(set(table) - {"checks", "environment"})
-    if unknown:
-        raise SimpilotError(f"{where} has unknown key(s) {', '.join(unknown)}: it takes checks and environment")
-    checks = table.get("checks", "checks")
-    environment = table.get("environment")
-    if not isinstance(checks, str) or not checks.strip() or (environment is not None and not isinstance(environment, str)):
-        raise SimpilotError(f"{where} checks and environment must be folder names")
-    return Programs(checks, (root / environment).resolve() if environment else None)
+    if not table.checks.strip():
+        raise where.error("programs.checks", "must name the folder of the programs' checks; give a folder name")
+    return Programs(table.checks, (root / table.environment).resolve() if table.environment else None)
 
 
-def _comparison(repo: dict, where: str) -> tuple[bool, str | None]:
+def _check_comparison(repo: schema.Repository, where: _Where) -> None:
     """``compare_output`` and ``compare_lines``, checked against the rest of the table."""
-    compare_output = repo.get("compare_output", False)
-    if not isinstance(compare_output, bool):
-        raise SimpilotError(f"{where} compare_output must be true or false")
-    compare_lines = repo.get("compare_lines")
-    if compare_lines is not None:
-        if not compare_output:
-            raise SimpilotError(f"{where} compare_lines needs compare_output = true")
-        if not isinstance(compare_lines, str):
-            raise SimpilotError(f"{where} compare_lines must be a regular expression (a string)")
+    if repo.compare_lines is not None:
+        if not repo.compare_output:
+            raise where.error("repository.compare_lines", "needs compare_output = true; add it or remove compare_lines")
         try:
-            re.compile(compare_lines)
+            re.compile(repo.compare_lines)
         except re.error as exc:
-            raise SimpilotError(f"{where} compare_lines {compare_lines!r} is not a valid regular expression ({exc})") from None
-    if compare_output:
-        if not repo.get("test_command"):
-            raise SimpilotError(f"{where} compare_output needs test_command, the command that runs the program")
-        clashing = [key for key in ("select_command", "junit_xml") if repo.get(key)]
+            raise where.error(
+                "repository.compare_lines", f"{repo.compare_lines!r} is not a valid regular expression ({exc}); fix it"
+            ) from None
+    if repo.compare_output:
+        if not repo.test_command:
+            raise where.error("repository.test_command", "compare_output needs the command that runs the program; add it")
+        clashing = [key for key in ("select_command", "junit_xml") if getattr(repo, key)]
         if clashing:
-            raise SimpilotError(
-                f"{where} compare_output compares the whole program's output: remove {' and '.join(clashing)} (there are no tests to select or report)"
+            raise where.error(
+                f"repository.{clashing[0]}",
+                f"compare_output compares the whole program's output: remove {' and '.join(clashing)} (there are no tests to select or report)",
             )
-    return compare_output, compare_lines
 
 
-def _environment(table: object, where: str, language: str) -> EnvironmentConfig | None:
+def _environment(table: schema.Environment | None, where: _Where, language: str) -> EnvironmentConfig | None:
     """The ``[environment]`` table, checked (what it names is looked for only when the tests run)."""
     if table is None:
         return None
-    if not isinstance(table, dict):
-        raise SimpilotError(f'{where} must be a table with python = "<interpreter or venv>" and/or setup = ["<command>", ...]')
     if language != "python":
-        raise SimpilotError(f"{where} is for Python repositories: remove it (a Java repository lists its jars in [java] classpath)")
-    unknown = sorted(set(table) - {"python", "setup"})
-    if unknown:
-        raise SimpilotError(f"{where} has unknown key(s) {', '.join(unknown)}: it takes python and setup")
-    python = table.get("python")
-    if python is not None and not (isinstance(python, str) and python.strip()):
-        raise SimpilotError(f"{where} python must be the path of an interpreter or a venv folder (relative to the repository root)")
-    setup = table.get("setup", [])
-    if not isinstance(setup, list):
-        raise SimpilotError(f"{where} setup must be a list of commands (each a shell command line, or a list of arguments)")
+        raise where.error("environment", "is for Python repositories: remove it (a Java repository lists its jars in [java] classpath)")
+    if table.python is not None and not table.python.strip():
+        raise where.error("environment.python", "must be the path of an interpreter or a venv folder (relative to the repository root)")
     commands: list[str | tuple[str, ...]] = []
-    for command in setup:
+    for i, command in enumerate(table.setup):
         if isinstance(command, str) and command.strip():
             commands.append(command)
-        elif isinstance(command, list) and command and all(isinstance(part, str) for part in command):
+        elif isinstance(command, list) and command:
             commands.append(tuple(command))
         else:
-            raise SimpilotError(f"{where} setup: {command!r} is not a command: give a shell command line or a non-empty list of strings")
-    if python is None and not commands:
-        raise SimpilotError(f'{where} needs python = "<interpreter or venv>" or setup = ["pip install -e ."]')
-    return EnvironmentConfig(python=python, setup=tuple(commands))
+            raise where.error(
+                f"environment.setup[{i}]", f"{command!r} is not a command: give a shell command line or a non-empty list of strings"
+            )
+    if table.python is None and not commands:
+        raise where.error("environment", 'needs python = "<interpreter or venv>" or setup = ["pip install -e ."]; add one')
+    return EnvironmentConfig(python=table.python, setup=tuple(commands))
 
 
 def checkout_dir() -> Path:

@@ -41,84 +41,83 @@ The ``price_*`` keys are not bridge settings: :func:`resolve_model` checks them 
 of the spec, and :func:`price_for` reads them (token prices or an hourly price, never both; see
 ``replay/reports/cost.py``). A model without them has no known price.
 
-Specs are checked here, before any server starts, so a typo is a usage error naming the key.
+Files are read through their schema (``models_file.py``), before any server starts, so a typo is
+an error naming the file and the key; what only the bridge knows (a prompt mode the kind cannot
+send, a FIM family) is checked where the bridge resolves the spec (``lsp_bridge/models/resolve.py``).
 """
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from replay.config.errors import ConfigError
+from replay.config.models_file import ENDPOINT_KINDS, TABLES
+from replay.config.price import PRICE_FIELDS, Price, price_from_mapping
+from replay.config.strict import read_toml, validate
 from replay.core.errors import SimpilotError
-from replay.core.recordings import read_recordings
-from replay.reports.cost import PRICE_FIELDS, Price, price_from_mapping
 
 BUILTIN = {"oracle": {"kind": "oracle"}, "empty": {"kind": "empty"}}
 PRICE_PREFIX = "price_"
 PRICE_KEYS = tuple(PRICE_PREFIX + field for field in PRICE_FIELDS)
 
 
-def resolve_model(name: str, config: Path | None, scenarios: list[Path]) -> dict[str, Any]:
-    from lsp_bridge.models import HTTP_KINDS  # the bridge's kinds; imported late, as the bridge imports replay
-
+def model_spec(name: str, config: Path | None) -> dict[str, Any]:
+    """The spec model ``name`` stands for: a built-in one, an inline ``KIND:MODEL@URL``, or a table
+    of ``config`` (default ``models.toml``), checked against the file's schema, its prices left out
+    and its ``cache_db`` made absolute."""
     kind, sep, rest = name.partition(":")
-    spec: dict[str, Any]
     if name in BUILTIN:
-        spec = dict(BUILTIN[name])
-    elif sep and kind in HTTP_KINDS and "@" in rest:
+        return dict(BUILTIN[name])
+    if sep and kind in ENDPOINT_KINDS and "@" in rest:
         model, _, url = rest.rpartition("@")
-        spec = {"kind": kind, "model": model, "base_url": url}
-    elif kind == "noisy-oracle" and (not sep or rest.isdigit()):
-        spec = {"kind": "noisy-oracle", "seed": int(rest or 0)}
-    elif sep and kind == "recorded" and rest:
-        spec = {"kind": "recorded", "folder": str(Path(rest).resolve())}
-    else:
-        path = config or Path("models.toml")
-        if not path.exists():
-            inline = ", ".join(f"{k}:MODEL@URL" for k in HTTP_KINDS)
-            raise SimpilotError(
-                f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}"
-            )
-        try:
-            table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SimpilotError(f"{path}: not valid TOML ({exc})") from None
-        if not isinstance(table, dict):
-            raise SimpilotError(f"{path}: 'models' must be tables, one per model: [models.{name}] with kind = \"…\" and its settings")
-        if name in table and not isinstance(table[name], dict):
-            raise SimpilotError(
-                f"{path}: model {name!r} must be a table of settings, e.g. [models.{name}] then kind = {table[name]!r} on the next line"
-            )
-        if name not in table:
-            known = ", ".join(sorted(k for k, v in table.items() if isinstance(v, dict))) or "none"
-            raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
-        spec = dict(table[name])
-        _table_price(path, name, spec)  # checked here too, so that a bad price fails the run at its start
-        for key in PRICE_KEYS:  # prices are the report's, not the bridge's (which refuses unknown keys)
-            spec.pop(key, None)
-        if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
-            spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
-    check_spec(name, spec)
-    if spec.get("kind") == "recorded" and isinstance(spec.get("folder"), str):
-        # every answer is read here, so that a bad line (a path leading out of its repository
-        # above all) stops the run now, with its own exit status, not as model errors later
-        read_recordings(Path(spec["folder"]))
-    if spec.get("kind") in ("oracle", "noisy-oracle"):
-        spec["scenarios"] = [str(p.resolve()) for p in scenarios]
+        return {"kind": kind, "model": model, "base_url": url}
+    if kind == "noisy-oracle" and (not sep or rest.isdigit()):
+        return {"kind": "noisy-oracle", "seed": int(rest or 0)}
+    if sep and kind == "recorded" and rest:
+        return {"kind": "recorded", "folder": str(Path(rest).resolve())}
+    path = config or Path("models.toml")
+    if not path.exists():
+        inline = ", ".join(f"{k}:MODEL@URL" for k in ENDPOINT_KINDS)
+        raise SimpilotError(
+            f"unknown model {name!r}: use oracle, empty, noisy-oracle[:SEED], {inline}, recorded:FOLDER, or define it in {path}"
+        )
+    table = _models(path)
+    if name not in table:
+        known = ", ".join(sorted(table)) or "none"
+        raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
+    spec = dict(_entry(path, name, table[name]))
+    _table_price(path, name, spec)  # checked here too, so that a bad price fails the run at its start
+    for key in PRICE_KEYS:  # prices are the report's, not the bridge's (which refuses unknown keys)
+        spec.pop(key, None)
+    if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
+        spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
     return spec
 
 
-def check_spec(name: str, spec: dict[str, Any]) -> None:
-    """Raise SimpilotError when the bridge would refuse ``spec`` (an unknown kind or setting, a
-    bad value), so that a run fails at the start and not at its first request."""
-    from lsp_bridge.models import ModelError
-    from lsp_bridge.models import check_spec as check_model_spec
+def _models(path: Path) -> dict[str, Any]:
+    """The ``[models]`` tables of ``path``; any other top-level key is an error."""
+    data = read_toml(path)
+    for key in data:
+        if key != "models":
+            raise ConfigError(path, key, "unknown key (known: models); fix the spelling or remove it")
+    table = data.get("models", {})
+    if not isinstance(table, dict):
+        raise ConfigError(path, "models", 'expected tables, one per model: [models.NAME] with kind = "…" and its settings')
+    return table
 
-    try:
-        check_model_spec(spec)
-    except ModelError as exc:
-        raise SimpilotError(f"model {name!r}: {exc}") from None
+
+def _entry(path: Path, name: str, entry: object) -> dict[str, Any]:
+    """Model ``name``'s table, checked against the schema of its kind."""
+    if not isinstance(entry, dict):
+        raise ConfigError(
+            path, f"models.{name}", f"expected a table of settings, got {entry!r}; write [models.{name}] then kind = … on the next line"
+        )
+    kind = entry.get("kind")
+    if not isinstance(kind, str) or kind not in TABLES:
+        raise ConfigError(path, f"models.{name}.kind", f"{kind!r} is not a model kind (choose from {', '.join(TABLES)})")
+    validate(TABLES[kind], entry, path, ("models", name))
+    return entry
 
 
 def price_for(name: str, config: Path | None) -> Price | None:
@@ -128,14 +127,10 @@ def price_for(name: str, config: Path | None) -> Price | None:
     path = config or Path("models.toml")
     if name in BUILTIN or not path.exists():
         return None
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("models", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SimpilotError(f"{path}: not valid TOML ({exc})") from None
-    entry = table.get(name) if isinstance(table, dict) else None
-    if not isinstance(entry, dict):
+    table = _models(path)
+    if name not in table:
         return None
-    return _table_price(path, name, entry)
+    return _table_price(path, name, _entry(path, name, table[name]))
 
 
 def _table_price(path: Path, name: str, entry: dict[str, Any]) -> Price | None:
@@ -144,4 +139,4 @@ def _table_price(path: Path, name: str, entry: dict[str, Any]) -> Price | None:
     try:
         return price_from_mapping(entry, prefix=PRICE_PREFIX)
     except ValueError as exc:
-        raise SimpilotError(f"{path}: model {name!r}: {exc}") from None
+        raise ConfigError(path, f"models.{name}", str(exc)) from None

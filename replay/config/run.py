@@ -1,5 +1,9 @@
 """A run's configuration: everything its answers and verdicts depend on besides the tasks.
 
+The composition of a run's configuration from the model's settings as the bridge resolves them
+is ``replay/run/configuration.py``; this module holds what is pure: the sections, the verdict's
+description, secrets redacted, the hash and what differs between two configurations.
+
 It is stored with the run (a readable JSON and its SHA-256) so that ``--resume`` cannot mix two
 configurations in one run: a resume whose configuration differs is refused, naming what differs.
 It holds
@@ -33,7 +37,6 @@ stored, in the configuration as in the stored model spec and name.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import re
@@ -42,12 +45,11 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from replay.config.manifest import Manifest, has_pytest_word
-from replay.execution.sandbox.bubblewrap import Limits
 
 REDACTED = "***"
 _SECRET_PARAM = re.compile(r"key|token|secret|passw|pwd|auth|sig|credential", re.IGNORECASE)
 # Spec keys that only locate things pinned elsewhere, or never shape an answer.
-_NOT_ANSWER_KEYS = frozenset({"scenarios", "cache_db", "name"})
+NOT_ANSWER_KEYS = frozenset({"scenarios", "cache_db", "name"})
 ADDRESS = "base_url"
 
 SECTIONS = {
@@ -112,66 +114,12 @@ def redact_model_name(name: str) -> str:
 # -- the configuration ------------------------------------------------------------------------------
 
 
-def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
-    """The settings that shape ``spec``'s answers, secrets redacted: for an endpoint those the
-    bridge will use (defaults filled in, prompt mode, stops and FIM template resolved), for the
-    built-in models their spec."""
-    from lsp_bridge.fim import FAMILIES
-    from lsp_bridge.models import HTTP_KINDS
-    from lsp_bridge.models.settings import EndpointSettings, settings_from_spec
-
-    plain = {k: v for k, v in spec.items() if k not in _NOT_ANSWER_KEYS}
-    kind = plain.get("kind")
-    if kind not in HTTP_KINDS:
-        return redact_spec(plain)
-    settings = settings_from_spec(kind, plain)
-    values = settings.cache_identity(kind)
-    floats = {f.name for f in dataclasses.fields(EndpointSettings) if f.type == "float"}
-    values = {k: float(v) if k in floats and isinstance(v, int) else v for k, v in values.items()}  # 0 and 0.0 alike
-    if values["prompt_mode"] == "fim" and settings.fim_family:
-        values["fim_template"] = FAMILIES[settings.fim_family].template
-    values.pop(ADDRESS, None)  # where the model is served, not what it answers
-    return redact_spec(values)
-
-
 def without_address(config: dict[str, Any]) -> dict[str, Any]:
     """``config`` without the endpoint's address (stored by versions that kept it)."""
     model = config.get("model")
     if isinstance(model, dict) and ADDRESS in model:
         return {**config, "model": {k: v for k, v in model.items() if k != ADDRESS}}
     return config
-
-
-def run_config(
-    spec: dict[str, Any],
-    presets: dict[str, tuple[str, ...]],
-    *,
-    sandboxed: bool,
-    limits: Limits,
-    full_suite: bool,
-    server_command: tuple[str, ...] | None = None,
-    session: bool = False,
-    environments: dict[str, str] | None = None,
-    context: dict[str, Any] | None = None,
-    verdicts: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
-    """The configuration of a run (see the module docstring) as plain JSON values;
-    ``server_command`` None is simpilot's own bridge; ``environments``: the test interpreter of
-    each repository that names one in ``[environment]`` (``environment.identity``); ``verdicts``:
-    how each repository's verdicts are reached (:func:`verdict_way`; None: each test's result)."""
-    config = {
-        "model": model_settings(spec),
-        "presets": {name: list(steps) for name, steps in presets.items()},
-        "sandbox": {"mode": SANDBOXED if sandboxed else UNSANDBOXED, "limits": dataclasses.asdict(limits)},
-        "suite": FULL_SUITE if full_suite else SELECTED,
-        "requests": {"server": BRIDGE if server_command is None else list(server_command), "session": session},
-        "verdict": describe_verdicts(verdicts or {}),
-    }
-    if environments:  # only then: the configurations of runs without one stay as they were
-        config["environments"] = dict(sorted(environments.items()))
-    if context is not None:  # the same: runs without a strategy keep their configuration
-        config["context"] = {k: v for k, v in context.items() if k != "scenarios"}  # the scenario hash pins the tasks
-    return json.loads(json.dumps(config))  # tuples become lists, as when read back from the store
 
 
 def verdict_way(manifest: Manifest, full_suite: bool) -> str:
@@ -222,25 +170,6 @@ def config_hash(config: dict[str, Any]) -> str:
 
 def canonical(config: dict[str, Any]) -> str:
     return json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def legacy_config(model_spec: dict[str, Any], presets: dict[str, tuple[str, ...]], sandbox: str) -> dict[str, Any]:
-    """What the columns of a run stored before configurations were say of its configuration: its
-    model spec, the steps of its presets (when recorded) and the sandbox line ("bubblewrap;
-    tests: full suite; …"). The sandbox's limits and how answers were asked are unknown."""
-    try:
-        model = model_settings(model_spec)
-    except Exception:  # a spec this version no longer accepts: compare it as it was stored
-        model = redact_spec({k: v for k, v in model_spec.items() if k not in _NOT_ANSWER_KEYS})
-    config: dict[str, Any] = {
-        "model": model,
-        "sandbox": {"mode": SANDBOXED if sandbox.startswith("bubblewrap") else UNSANDBOXED},
-        "suite": FULL_SUITE if "tests: full suite" in sandbox else SELECTED,
-        "verdict": LEGACY_VERDICT,
-    }
-    if presets:
-        config["presets"] = {name: list(steps) for name, steps in presets.items()}
-    return json.loads(json.dumps(config))
 
 
 # -- what differs -----------------------------------------------------------------------------------

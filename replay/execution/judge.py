@@ -27,6 +27,7 @@ from replay.core.errors import SimpilotError
 from replay.core.programs import fill
 from replay.core.records import Status, Task
 from replay.core.repo_paths import task_file
+from replay.environments.commands import selected_command, suite_command, suite_env, suite_python
 from replay.execution import programs
 from replay.execution.nothing_verdict import suggested_needlessly, suggestion_detail
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
@@ -255,13 +256,13 @@ class Evaluator:
         repository's own test command for the full suite, else only ``tests`` (None: all). A
         pytest command loads the proof reporter. A program whose output is compared runs as it is."""
         if manifest.compare_output:
-            return manifest.command(), {}
+            return suite_command(manifest), {}
         if self.full_suite if full_suite is None else full_suite:
-            return _with_proof(manifest.command()), {}
+            return _with_proof(suite_command(manifest)), {}
         if manifest.language == "java":
             return java_runner.toolchain().test_command(manifest, path, tests), {}
-        selected = manifest.select(tests) if tests is not None else None
-        argv, extra = selected or (manifest.command(), {})
+        selected = selected_command(manifest, tests) if tests is not None else None
+        argv, extra = selected or (suite_command(manifest), {})
         return _with_proof(argv), extra
 
     def run_tests(
@@ -322,7 +323,9 @@ class Evaluator:
                             result = self._run_program(copy, manifest.timeout)
                         finally:
                             self._return(copy)
-                        runs.append((result.output, result.output_size, result.returncode, result.timed_out, " ".join(manifest.command())))
+                        runs.append(
+                            (result.output, result.output_size, result.returncode, result.timed_out, " ".join(suite_command(manifest)))
+                        )
                     keep = compile_filter(manifest.compare_lines)
                     self._references[manifest.name] = reference_lines(manifest.name, runs, keep, str(manifest.root / "simpilot.toml"))
                 except SimpilotError as exc:
@@ -336,7 +339,7 @@ class Evaluator:
         """One run of a ``compare_output`` repository's program on ``copy``: its output's first
         ``OUTPUT_LIMIT`` bytes kept whole, with the copy's path written ``{root}``."""
         manifest = copy.manifest
-        result = self.sandbox.run(manifest.command(), copy.root, timeout, manifest.test_env(copy.root), keep_output=OUTPUT_LIMIT)
+        result = self.sandbox.run(suite_command(manifest), copy.root, timeout, suite_env(manifest, copy.root), keep_output=OUTPUT_LIMIT)
         roots = (str(copy.root), os.path.realpath(copy.root))
         return dataclasses.replace(result, output=normalised(result.output or "", roots))
 
@@ -360,10 +363,10 @@ class Evaluator:
         if self.warm and not full and manifest.language == "java":
             return copy.junit_server().run(java_runner.run_arguments(edited, tests), timeout, cpu)
         command, extra = self.command(manifest, edited, tests, full)
-        args = pytest_args(command, manifest.python()) if self.warm and not full else None
+        args = pytest_args(command, suite_python(manifest)) if self.warm and not full else None
         if args is not None:
             return copy.pytest_server().run(args, extra, timeout, cpu, answer)
-        env = {**manifest.test_env(copy.root), **extra}
+        env = {**suite_env(manifest, copy.root), **extra}
         if has_pytest_word(command) or (manifest.language == "java" and not full):
             with Channel(answer=answer) as channel:
                 return self.sandbox.run(command, copy.root, timeout, env, channel)

@@ -27,8 +27,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from postprocess import PRESETS, ablation_name, run_steps
+from replay.config.locations import catalog_for
 from replay.core.errors import SimpilotError
-from replay.core.locations import catalog_for
 from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.scenarios import hole_context
 from replay.execution.judge import Evaluator, Verdict

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from replay.config.locations import catalog_for
 from replay.config.manifest import project_root
 from replay.core.errors import SimpilotError
-from replay.core.locations import catalog_for
 from replay.core.recordings import read_recordings
 from replay.core.scenarios import read_tasks
 from replay.execution.sandbox.bubblewrap import Sandbox

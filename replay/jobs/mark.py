@@ -2,7 +2,7 @@
 
 The scenario file is written only when the gate keeps a task (an empty file would only fail later,
 at replay), and an existing one is then left as it was; where the repository is gets recorded
-beside it (``core/locations.py``) so that later commands find it without ``--repo``.
+beside it (``config/locations.py``) so that later commands find it without ``--repo``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from replay.config.locations import remember
 from replay.config.manifest import Manifest, RepoCatalog
-from replay.core.locations import remember
 from replay.core.records import Kind, Task
 from replay.core.scenarios import write_tasks
 from replay.execution.judge import Evaluator

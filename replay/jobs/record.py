@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.config.models import resolve_model
+from lsp_bridge.models.resolve import resolve_model
+from replay.config.locations import catalog_for
 from replay.core.errors import SimpilotError
-from replay.core.locations import catalog_for
 from replay.core.recordings import RecordedAnswer, answer_for, merge, read_recording_file, sample_tasks, write_recording_file
 from replay.core.repo_paths import task_file
 from replay.core.scenarios import file_digest, read_tasks, write_tasks

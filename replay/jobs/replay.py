@@ -14,12 +14,12 @@ from pathlib import Path
 from rich.progress import Progress
 
 from lsp_bridge.contexts import Strategy
+from lsp_bridge.models.resolve import resolve_model
 from postprocess import PRESETS
+from replay.config.locations import catalog_for
 from replay.config.manifest import RepoCatalog
-from replay.config.models import resolve_model
-from replay.config.run import redact_model_name, run_config, verdict_way
+from replay.config.run import redact_model_name, verdict_way
 from replay.core.errors import SimpilotError
-from replay.core.locations import catalog_for
 from replay.core.missing_answers import model_error_lines, recording_of
 from replay.core.recordings import read_recordings
 from replay.core.records import Completion, Task
@@ -30,6 +30,7 @@ from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.scheduling.shared_verdicts import SharingEvaluator
 from replay.reports.model_runs import shown_model
 from replay.run.client import bridge_command
+from replay.run.configuration import run_config
 from replay.run.pipeline import TIMEOUTS, ReplaySettings, answered, check_sources, open_run, replay_run
 from replay.run.progress import err, progress
 from replay.run.session import run_session

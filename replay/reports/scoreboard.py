@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from replay.config.price import Price
 from replay.core.errors import SimpilotError
-from replay.reports.cost import CostInput, CostSummary, Price, summarise_cost
+from replay.reports.cost import CostInput, CostSummary, summarise_cost
 from replay.reports.editor_clock import DEFAULT_BUDGETS_MS, ClockSettings, ClockSummary, TaskInput, budget_curve, simulate, summarise
 from replay.reports.html_text import esc, html_table
 from replay.reports.model_runs import shown_model

@@ -27,7 +27,7 @@ from typing import Any, Protocol, TypeVar
 from postprocess import run_preset
 from replay import __version__
 from replay.config.manifest import RepoCatalog
-from replay.config.run import config_hash, differences, legacy_config, redact_model_name, redact_spec, without_address
+from replay.config.run import config_hash, differences, redact_model_name, redact_spec, without_address
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.repo_paths import task_file
@@ -35,6 +35,7 @@ from replay.core.scenarios import file_digest, hole_context, legacy_file_digest
 from replay.execution.judge import Evaluator, Verdict
 from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.scheduling.references import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
+from replay.run.configuration import legacy_config
 from replay.store import RunInfo, Store
 
 TIMEOUTS = (

@@ -125,7 +125,8 @@ def _last_line(text: str) -> str:
 def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
     """The untouched repository's tests must pass, twice; otherwise nothing can be measured. A
     failure shows the command, its exit status and the end of its output, and what to do."""
-    from replay.environments.environment import details, failure_hint
+    from replay.environments.advice import failure_hint
+    from replay.environments.hints import details
 
     config = manifest.root / "simpilot.toml"
     if manifest.runner_suite():
@@ -225,7 +226,7 @@ def _first_failure(failed: list[str], output: str) -> str | None:
     return f"{failed[0]}{more}" + (f": {exception}" if exception else "")
 
 
-def select_tests(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
+def selected_command(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
     """Attach the selected tests to each task; a task no test reaches cannot be validated."""
     if evaluator.full_suite:
         return tasks, []
@@ -393,7 +394,7 @@ def validate(
     of the selected tasks: decision places have their own), and the presets' alterations. Marked
     and imported holes (``lines.py``) go through it alike."""
     check_baseline(evaluator, manifest)
-    selected, unreached = select_tests(evaluator, manifest, tasks)
+    selected, unreached = selected_command(evaluator, manifest, tasks)
     if progress_total:
         progress_total(len(selected))
     report = (judge or gate)(evaluator, selected, jobs, progress)

@@ -40,6 +40,7 @@ from postprocess.syntax import language
 from replay.config.manifest import Manifest, with_pytest_options
 from replay.core.errors import SimpilotError
 from replay.core.records import Task
+from replay.environments.commands import suite_command, suite_env
 from replay.execution.proof.check import Proof
 from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.workcopies.copies import WorkCopy
@@ -84,7 +85,7 @@ def build_selection(manifest: Manifest, sandbox: Sandbox, paths: Iterable[str]) 
 
 def coverage_command(manifest: Manifest) -> list[str]:
     """The repository's pytest command with per-test coverage contexts and without ``-x``/``--exitfirst``."""
-    argv = [a for a in manifest.command() if a not in ("-x", "--exitfirst")]
+    argv = [a for a in suite_command(manifest) if a not in ("-x", "--exitfirst")]
     sources = [f"--cov={s}" for s in manifest.sources]
     return with_pytest_options(argv, ["-p", "pytest_cov", *sources, "--cov-context=test", "--cov-report=", "--no-cov-on-fail"])
 
@@ -96,11 +97,11 @@ def python_selection(manifest: Manifest, sandbox: Sandbox) -> Selection:
     with tempfile.TemporaryDirectory(prefix="simpilot-coverage-") as tmp:
         copy = WorkCopy(manifest, sandbox, Path(tmp))
         try:
-            env = {**manifest.test_env(copy.root), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
+            env = {**suite_env(manifest, copy.root), "COVERAGE_FILE": str(copy.root / COVERAGE_FILE)}
             result = sandbox.run(coverage_command(manifest), copy.root, max(manifest.timeout * 3, 120), env)
             data_file = copy.root / COVERAGE_FILE
             if result.returncode != 0 or not data_file.exists():
-                from replay.environments.environment import details
+                from replay.environments.hints import details
 
                 last = (result.output_tail.strip().splitlines() or [f"exit {result.returncode}"])[-1]
                 raise SimpilotError(

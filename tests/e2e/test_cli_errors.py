@@ -126,7 +126,7 @@ def test_models_file_of_the_wrong_shape(tmp_path: Path, text: str, expected: str
     models.write_text(text)
     scenario = tmp_path / "s.jsonl"
     scenario.write_text("")
-    from replay.config.models import resolve_model
+    from lsp_bridge.models.resolve import resolve_model
     from replay.core.errors import SimpilotError
 
     with pytest.raises(SimpilotError, match=expected.replace("[", r"\[").replace("]", r"\]")):

@@ -9,6 +9,7 @@ import pytest
 
 from replay.config.manifest import open_repository
 from replay.core.records import Kind, Position, Span, Task
+from replay.environments.commands import selected_command, suite_env
 from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.validation.selection import coverage_command, python_selection
 
@@ -58,11 +59,11 @@ def test_select_runs_the_files_of_the_selected_tests_and_deselects_the_rest(tiny
     import subprocess
 
     manifest = open_repository(tiny_repo)
-    selected = manifest.select(("tests/test_stats.py::test_mean", "tests/test_stats.py::test_spread"))
+    selected = selected_command(manifest, ("tests/test_stats.py::test_mean", "tests/test_stats.py::test_spread"))
     assert selected is not None
     argv, env = selected
     assert argv[-1] == "tests/test_stats.py" and "tests" not in argv and "replay.execution.inside.pytest_select" in argv
-    r = subprocess.run(argv, cwd=tiny_repo, env={**__import__("os").environ, **manifest.test_env(), **env}, capture_output=True, text=True)
+    r = subprocess.run(argv, cwd=tiny_repo, env={**__import__("os").environ, **suite_env(manifest), **env}, capture_output=True, text=True)
     assert r.returncode == 0 and "2 passed" in r.stdout and "deselected" in r.stdout, r.stdout
 
 

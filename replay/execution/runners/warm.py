@@ -37,6 +37,7 @@ from pathlib import Path
 
 from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
+from replay.environments.commands import suite_env
 from replay.execution.inside.proctree import descendants, process_cpu
 from replay.execution.proof.check import Answer, new_token, parse, sign, with_tampering
 from replay.execution.run_end import how_it_ended
@@ -476,7 +477,7 @@ class JUnitServer(JvmServer):
     each run."""
 
     def __init__(self, sandbox: Sandbox, workdir: Path, manifest: Manifest):
-        super().__init__(sandbox, workdir, toolchain().server_command(manifest, sandbox.enabled), manifest.test_env(), channelled=True)
+        super().__init__(sandbox, workdir, toolchain().server_command(manifest, sandbox.enabled), suite_env(manifest), channelled=True)
 
 
 def _text(lines: Iterable[bytes]) -> str:

@@ -12,9 +12,9 @@ there only through :mod:`beneath` (no link followed), and after every run it com
 tree with its state when built (every entry, caches and links included) and rebuilds the copy on
 any difference. Each run therefore starts from a verified state.
 
-Python commands run with the repository's test interpreter (``Manifest.python()``: its
+Python commands run with the repository's test interpreter (``commands.suite_python``: its
 ``[environment]``'s, see ``environment.py``) and the copy's own ``src/`` on ``PYTHONPATH``
-(``Manifest.test_env(root)``), so the copy's code, never an installed copy, is what is tested.
+(``commands.suite_env``), so the copy's code, never an installed copy, is what is tested.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 
 from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
+from replay.environments.commands import suite_env, suite_python
 from replay.execution.runners.junit import CLASSES, toolchain
 from replay.execution.runners.warm import JUnitServer, PytestServer
 from replay.execution.sandbox.bubblewrap import Sandbox
@@ -100,8 +101,8 @@ class WorkCopy:
     def _build(self) -> None:
         shutil.copytree(self.manifest.root, self.root, ignore=_IGNORE, symlinks=True)
         for step in self.manifest.setup:
-            command = [p.replace("{python}", self.manifest.python()) for p in step]
-            result = self.sandbox.run(command, self.root, self.manifest.timeout, self.manifest.test_env(self.root))
+            command = [p.replace("{python}", suite_python(self.manifest)) for p in step]
+            result = self.sandbox.run(command, self.root, self.manifest.timeout, suite_env(self.manifest, self.root))
             if result.returncode != 0:
                 last = (result.output_tail.strip().splitlines() or [""])[-1]
                 raise SimpilotError(f"{self.manifest.name}: set-up command {' '.join(step)!r} failed (exit {result.returncode}): {last}")
@@ -121,7 +122,7 @@ class WorkCopy:
     def _compile_java(self) -> None:
         """Build the untouched classes once per copy; each test run then recompiles one file."""
         for command in toolchain().compile_commands(self.manifest, self.root):
-            result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), self.manifest.test_env())
+            result = self.sandbox.run(command, self.root, max(self.manifest.timeout, 300), suite_env(self.manifest))
             if result.returncode != 0:
                 errors = [
                     line for line in result.output_tail.splitlines() if ": error:" in line
@@ -194,7 +195,7 @@ class WorkCopy:
     def pytest_server(self) -> PytestServer:
         """This copy's warm pytest (started on its first run)."""
         if self._pytest is None:
-            self._pytest = PytestServer(self.sandbox, self.root, self.manifest.test_env(self.root), self.manifest.python())
+            self._pytest = PytestServer(self.sandbox, self.root, suite_env(self.manifest, self.root), suite_python(self.manifest))
         return self._pytest
 
     def junit_server(self) -> JUnitServer:
