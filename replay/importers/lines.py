@@ -43,9 +43,10 @@ from postprocess.bracketview import past_the_blocks, view
 from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task, json_kind
-from replay.marking import MARKERS, ParsedRepository, parse_repository, task_from_candidate
+from replay.marking import ParsedRepository, parse_repository, task_from_candidate
 from replay.marking.candidates import Candidate
 from replay.marking.labels import annotate
+from replay.marking.languages import LANGUAGES
 
 GENERIC = "lines"  # the construct of a hole outside every construct the markers recognise
 FIELDS = ("file", "kind", "first_line", "last_line", "id")
@@ -182,7 +183,7 @@ class _File:
     @property
     def candidates(self) -> list[Candidate]:
         if self._candidates is None:
-            marker: Any = MARKERS[self.language][0]()
+            marker: Any = LANGUAGES[self.language].marker()
             self._candidates = marker.candidates(self.root)
         return self._candidates
 
