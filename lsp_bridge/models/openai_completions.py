@@ -29,9 +29,7 @@ class OpenAICompletionsModel(RemoteModel):
         # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
         # other completion APIs; what is left here is this API's own field names.
         s = self.settings
-        body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
-        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, **self.stream_fields(), **self.stop_field()}
-        return Prepared(self.path, body, body["prompt"])
+        return self.prompt_request(request, max_tokens=s.max_tokens, temperature=s.temperature, **self.stream_fields(), **self.stop_field())
 
     def answer(self, data: Any) -> str:
         return data["choices"][0]["text"]
