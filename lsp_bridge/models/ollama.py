@@ -26,8 +26,7 @@ class OllamaModel(RemoteModel):
     expected = "an Ollama server's root URL (POST /api/generate)"
 
     def build(self, request: CompletionRequest) -> Prepared:
-        # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
-        # other completion APIs; what is left here is this API's own field names.
+        """This API's own fields: ``raw`` for a FIM prompt, the sampling settings under ``options``."""
         s = self.settings
         raw = {"raw": True} if self.mode == "fim" else {}  # the prompt is already in the family's template
         options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens, **self.stop_field()}
