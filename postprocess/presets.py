@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .context import HoleContext
 from .editor_text import as_saved
+from .registry import Registry
 from .steps import (
     balance_brackets,
     cut_repetition,
@@ -29,17 +30,20 @@ from .steps import (
 
 Step = Callable[[str, HoleContext], str]
 
-STEPS: dict[str, Step] = {
-    "strip_noncode": strip_noncode,
-    "drop_regenerated": drop_regenerated,
-    "reindent": reindent,
-    "balance_brackets": balance_brackets,
-    "truncate_syntax": truncate_syntax,
-    "stop_at_suffix_line": stop_at_suffix_line,
-    "cut_repetition": cut_repetition,
-    "limit_scope": limit_scope,
-    "drop_suffix_closer": drop_suffix_closer,
-}
+# step name -> step; plugins add theirs through the entry-point group ``simpilot.steps``
+STEPS: Registry[Step] = Registry("step", "simpilot.steps")
+for _step in (
+    strip_noncode,
+    drop_regenerated,
+    reindent,
+    balance_brackets,
+    truncate_syntax,
+    stop_at_suffix_line,
+    cut_repetition,
+    limit_scope,
+    drop_suffix_closer,
+):
+    STEPS.register(_step.__name__, _step)
 
 BUILTIN_PRESETS: dict[str, tuple[str, ...]] = {
     # the paper's "without post-processing": prose and fences are still removed

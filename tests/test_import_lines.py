@@ -16,7 +16,8 @@ from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task
 from replay.core.scenarios import read_tasks
 from replay.importers.lines import GENERIC, LineHole, parse_holes, tasks_from_lines
-from replay.marking import MARKERS, parse_repository
+from replay.marking import parse_repository
+from replay.marking.languages import LANGUAGES
 
 REPOS = project_root() / "repos"
 SCENARIOS = project_root() / "scenarios"
@@ -48,7 +49,7 @@ def test_every_candidate_comes_back_from_its_lines(name: str) -> None:
     candidates) has the same span, construct and block flag when given by its lines."""
     manifest = open_repository(REPOS / name)
     parsed = parse_repository(manifest)
-    marker = MARKERS[manifest.language][0]()
+    marker = LANGUAGES[manifest.language].marker()
     checked = 0
     for path, root in parsed.trees.items():
         source = parsed.files[path][0]

@@ -13,8 +13,8 @@ import json
 import pytest
 
 from replay.config.manifest import open_repository, project_root
-from replay.marking import MARKERS
 from replay.marking.labels import LABELS, RepoIndex, annotate
+from replay.marking.languages import LANGUAGES
 from tests.conftest import DATA
 
 MIN_ACCURACY = 0.95
@@ -28,7 +28,7 @@ def fixtures(language: str) -> list[dict]:
 @functools.cache
 def parsed_repo(name: str):
     manifest = open_repository(project_root() / "repos" / name)
-    _, make_parser = MARKERS[manifest.language]
+    make_parser = LANGUAGES[manifest.language].parser
     parser = make_parser()
     files = {}
     for path in manifest.source_files():

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from postprocess.registry import Registry
+
 from .budget import Fill
 from .index import ContextIndex
 from .lexical import build_bm25, build_neighbours
@@ -44,16 +46,16 @@ Builder = Callable[[ContextIndex, Source, Fill, dict[str, Any]], Plan]
 
 DEFAULT_BUDGET = 4096
 _SHARE = {"document_share": 0.5}
-# builder -> (function, its options with their defaults)
-BUILDERS: dict[str, tuple[Builder, dict[str, Any]]] = {
-    "file": (build_file, {}),
-    "window": (build_window, {}),
-    "simcopilot": (build_simcopilot, {}),
-    "neighbours": (build_neighbours, {**_SHARE, "window_lines": 60, "stride": 5, "query_lines": 60, "top": 4}),
-    "bm25": (build_bm25, {**_SHARE, "chunk_lines": 10, "stride": 5, "query_lines": 10}),
-    "definitions": (build_definitions, {**_SHARE, "query_lines": 30, "after_lines": 5}),
-    "oracle_definitions": (build_oracle_definitions, dict(_SHARE)),
-}
+# builder -> (function, its options with their defaults); plugins add theirs through the
+# entry-point group ``simpilot.contexts``
+BUILDERS: Registry[tuple[Builder, dict[str, Any]]] = Registry("builder", "simpilot.contexts")
+BUILDERS.register("file", (build_file, {}), __name__)
+BUILDERS.register("window", (build_window, {}), __name__)
+BUILDERS.register("simcopilot", (build_simcopilot, {}), __name__)
+BUILDERS.register("neighbours", (build_neighbours, {**_SHARE, "window_lines": 60, "stride": 5, "query_lines": 60, "top": 4}), __name__)
+BUILDERS.register("bm25", (build_bm25, {**_SHARE, "chunk_lines": 10, "stride": 5, "query_lines": 10}), __name__)
+BUILDERS.register("definitions", (build_definitions, {**_SHARE, "query_lines": 30, "after_lines": 5}), __name__)
+BUILDERS.register("oracle_definitions", (build_oracle_definitions, dict(_SHARE)), __name__)
 NEEDS_TRUTH = frozenset({"oracle_definitions"})
 
 
@@ -98,7 +100,7 @@ def strategy(
 ) -> Strategy:
     """A checked strategy: a known builder, a whole budget > 0, known options of the right kind."""
     if builder not in BUILDERS:
-        raise ContextError(f"context {name!r}: unknown builder {builder!r} (choose from {', '.join(BUILDERS)})")
+        raise ContextError(f"context {name!r}: {BUILDERS.unknown(builder)}")
     if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
         raise ContextError(f"context {name!r}: budget must be a whole number of tokens > 0, not {budget!r}")
     if tokenizer is not None and not isinstance(tokenizer, str):

@@ -15,7 +15,8 @@ A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
 
 The HTTP kinds take the settings of :class:`settings.EndpointSettings` and, optionally,
 ``cache_db``: the SQLite file of the raw-output store (``cache.py``). ``name`` is ignored (a label
-for people). New kinds register a factory in :data:`FACTORIES`.
+for people). New kinds register a factory in :data:`FACTORIES`, or, from another package, through
+the entry-point group ``simpilot.models`` (``postprocess.registry``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from postprocess.registry import Registry
 
 from .base import CompletionRequest, Model, ModelError
 from .cache import CachedModel, RawOutputStore
@@ -63,33 +66,35 @@ def _seed(spec: dict[str, Any]) -> int:
     return seed
 
 
-# kind -> factory(spec) -> model. A factory raises ModelError for a spec it cannot use.
-FACTORIES: dict[str, Callable[[dict[str, Any]], Model]] = {
-    "oracle": lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]),
-    "noisy-oracle": lambda spec: NoisyOracleModel([str(p) for p in spec.get("scenarios", [])], _seed(spec)),
-    "empty": lambda spec: EmptyModel(),
-    "recorded": lambda spec: RecordedModel(str(spec.get("folder") or "")),
-    **{kind: _http_factory(cls) for kind, cls in HTTP_KINDS.items()},
-}
-KINDS = tuple(FACTORIES)
+# kind -> factory(spec) -> model. A factory raises ModelError for a spec it cannot use. Plugins
+# add theirs through the entry-point group ``simpilot.models``.
+FACTORIES: Registry[Callable[[dict[str, Any]], Model]] = Registry("model kind", "simpilot.models")
+FACTORIES.register("oracle", lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]), __name__)
+FACTORIES.register("noisy-oracle", lambda spec: NoisyOracleModel([str(p) for p in spec.get("scenarios", [])], _seed(spec)), __name__)
+FACTORIES.register("empty", lambda spec: EmptyModel(), __name__)
+FACTORIES.register("recorded", lambda spec: RecordedModel(str(spec.get("folder") or "")), __name__)
+for _kind, _cls in HTTP_KINDS.items():
+    FACTORIES.register(_kind, _http_factory(_cls), _cls.__module__)
+KINDS = ("oracle", "noisy-oracle", "empty", "recorded", *HTTP_KINDS)  # the built-in kinds
+
+
+def _factory(spec: dict[str, Any]) -> Callable[[dict[str, Any]], Model]:
+    kind = spec.get("kind")
+    if not isinstance(kind, str) or kind not in FACTORIES:
+        raise ModelError(FACTORIES.unknown(kind))
+    return FACTORIES[kind]
 
 
 def check_spec(spec: dict[str, Any]) -> None:
     """Raise ModelError when ``create_model(spec)`` would refuse the spec's kind or settings,
     without creating anything (no client, no store, no API key needed yet)."""
-    kind = spec.get("kind")
-    if not isinstance(kind, str) or kind not in FACTORIES:
-        raise ModelError(f"unknown model kind {kind!r} (choose from {', '.join(FACTORIES)})")
-    if kind in HTTP_KINDS:
-        settings_from_spec(kind, spec, _NOT_SETTINGS)
+    _factory(spec)
+    if spec["kind"] in HTTP_KINDS:
+        settings_from_spec(spec["kind"], spec, _NOT_SETTINGS)
 
 
 def create_model(spec: dict[str, Any]) -> Model:
-    kind = spec.get("kind")
-    factory = FACTORIES.get(kind) if isinstance(kind, str) else None
-    if factory is None:
-        raise ModelError(f"unknown model kind {kind!r} (choose from {', '.join(FACTORIES)})")
-    return factory(spec)
+    return _factory(spec)(spec)
 
 
 __all__ = ["CompletionRequest", "Model", "ModelError", "check_spec", "create_model", "FACTORIES", "HTTP_KINDS", "KINDS"]

@@ -26,15 +26,11 @@ class OllamaModel(RemoteModel):
     expected = "an Ollama server's root URL (POST /api/generate)"
 
     def build(self, request: CompletionRequest) -> Prepared:
-        # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
-        # other completion APIs; what is left here is this API's own field names.
+        """This API's own fields: ``raw`` for a FIM prompt, the sampling settings under ``options``."""
         s = self.settings
-        body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
-        if self.mode == "fim":
-            body["raw"] = True  # the prompt is already in the family's template
+        raw = {"raw": True} if self.mode == "fim" else {}  # the prompt is already in the family's template
         options: dict[str, Any] = {"temperature": s.temperature, "num_predict": s.max_tokens, **self.stop_field()}
-        body |= {"options": options, "stream": s.stream}
-        return Prepared(self.path, body, body["prompt"])
+        return self.prompt_request(request, **raw, options=options, stream=s.stream)
 
     def answer(self, data: Any) -> str:
         return data["response"]

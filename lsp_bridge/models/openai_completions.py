@@ -26,12 +26,8 @@ class OpenAICompletionsModel(RemoteModel):
     expected = "an OpenAI-compatible API ending in /v1 (POST /completions)"
 
     def build(self, request: CompletionRequest) -> Prepared:
-        # The prompt (FIM or prefix + suffix) and the stops are RemoteModel's, shared with the
-        # other completion APIs; what is left here is this API's own field names.
-        s = self.settings
-        body: dict[str, Any] = {"model": s.model, **self.prompt_fields(request)}
-        body |= {"max_tokens": s.max_tokens, "temperature": s.temperature, **self.stream_fields(), **self.stop_field()}
-        return Prepared(self.path, body, body["prompt"])
+        s = self.settings  # only this API's own fields: those shared with Ollama are prompt_request's
+        return self.prompt_request(request, max_tokens=s.max_tokens, temperature=s.temperature, **self.stream_fields(), **self.stop_field())
 
     def answer(self, data: Any) -> str:
         return data["choices"][0]["text"]

@@ -188,6 +188,13 @@ class RemoteModel(ABC):
             return {"prompt": self.fim_text(ctx)}
         return {"prompt": ctx.full_prefix(), "suffix": ctx.suffix}
 
+    def prompt_request(self, request: CompletionRequest, **fields: Any) -> Prepared:
+        """The request of a prompt-completion API (OpenAI completions, Ollama): the model, the
+        prompt (:meth:`prompt_fields`), then the API's own ``fields`` in their order. One place
+        builds what these APIs share, so they cannot drift apart."""
+        body: dict[str, Any] = {"model": self.settings.model, **self.prompt_fields(request), **fields}
+        return Prepared(self.path, body, body["prompt"])
+
     def stop_field(self) -> dict[str, Any]:
         """``{"stop": [...]}`` with the stop sequences to send (see ``EndpointSettings.stops``),
         or nothing when there are none."""

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
+from replay.core.json_input import parse_lines
 from replay.core.records import Completion, Kind, Task, Timing
 from replay.core.repo_paths import relative_path
-from replay.core.scenarios import document_text, parse_lines, write_lines
+from replay.core.scenarios import document_text, write_lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from postprocess import closes_cursor_block
 from postprocess.context import HoleContext
 from replay.core.errors import SimpilotError
-from replay.core.records import Kind, Task, json_kind
-from replay.core.repo_paths import MARK_AGAIN, PathRefused, UnsafePath
-
-T = TypeVar("T")
+from replay.core.json_input import parse_lines
+from replay.core.records import Kind, Task
+from replay.core.repo_paths import MARK_AGAIN
 
 
 def write_tasks(path: Path, tasks: Iterable[Task]) -> None:
@@ -47,36 +46,6 @@ def read_tasks(path: Path) -> list[Task]:
 
 
 REMARK = f"{MARK_AGAIN} to write the file again"
-
-
-def parse_lines(path: Path, lines: list[str], parse: Callable[[Any], T], what: str, fix: str) -> list[T]:
-    """One record per non-blank JSON line of ``path``; a bad line is an error naming the file, the
-    line's number, ``what`` it is not and why (not JSON, not an object, which field is missing or
-    of the wrong type, and what was expected), and how to ``fix`` it. A path that would lead
-    outside its repository is refused as such (a :class:`PathRefused`, exit status 2)."""
-    records = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(parse(json_object(line)))
-        except KeyError as exc:  # a reader without field checks: the key is all it can say
-            raise SimpilotError(f"{path}:{n}: {what}: field {exc} is missing; {fix}") from None
-        except (ValueError, TypeError) as exc:
-            error = PathRefused if isinstance(exc, UnsafePath) else SimpilotError
-            raise error(f"{path}:{n}: {what}: {exc}; {fix}") from None
-    return records
-
-
-def json_object(line: str) -> dict[str, Any]:
-    """The JSON object on ``line``, or a ValueError saying, in words, why it is not one."""
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"the line holds {json_kind(value)}, expected a JSON object")
-    return value
 
 
 def file_digest(paths: Iterable[Path]) -> str:

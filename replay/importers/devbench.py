@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from replay.core.errors import SimpilotError
+from replay.core.json_input import json_object, numbered
 from replay.core.programs import EXTENSIONS, join
 from replay.core.recordings import text_sha256
 from replay.core.records import Kind, Span, Task
-from replay.core.scenarios import json_object
 from replay.core.textpos import position_at
 
 CATEGORIES = ("api_usage", "code2NL_NL2code", "code_purpose_understanding", "low_context", "pattern_matching", "syntax_completion")
@@ -95,9 +95,7 @@ def read_instances(
             if category not in wanted:
                 continue
             taken = 0
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
+            for number, line in numbered(path.read_text(encoding="utf-8").splitlines()):
                 if limit is not None and taken >= limit:
                     break
                 found.append(_instance(line, language, category, f"{path}:{number}"))

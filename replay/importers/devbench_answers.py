@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.core.errors import SimpilotError
+from replay.core.json_input import numbered
 from replay.core.recordings import RecordedAnswer, answer_for
 from replay.core.records import Completion
 from replay.importers.devbench import CATEGORIES, FOLDERS, Instance, instance_from, json_line, task_for
@@ -67,11 +68,10 @@ def read_answers(
         for category, model, path in answer_files(folder, language, categories):
             if wanted is not None and model not in wanted:
                 continue
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if line.strip():
-                    where = f"{path}:{number}"
-                    data = json_line(line, where)
-                    yield ModelAnswers(model, instance_from(data, language, category, where), _samples(data, model))
+            for number, line in numbered(path.read_text(encoding="utf-8").splitlines()):
+                where = f"{path}:{number}"
+                data = json_line(line, where)
+                yield ModelAnswers(model, instance_from(data, language, category, where), _samples(data, model))
 
 
 def _samples(data: dict[str, Any], model: str) -> tuple[str, ...]:

@@ -32,7 +32,6 @@ of the file, lines that start or end inside a statement or a token, a duplicate)
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -42,10 +41,12 @@ from tree_sitter import Node
 from postprocess.bracketview import past_the_blocks, view
 from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
+from replay.core.json_input import decode, known_fields, numbered
 from replay.core.records import Kind, Task, json_kind
-from replay.marking import MARKERS, ParsedRepository, parse_repository, task_from_candidate
+from replay.marking import ParsedRepository, parse_repository, task_from_candidate
 from replay.marking.candidates import Candidate
 from replay.marking.labels import annotate
+from replay.marking.languages import LANGUAGES
 
 GENERIC = "lines"  # the construct of a hole outside every construct the markers recognise
 FIELDS = ("file", "kind", "first_line", "last_line", "id")
@@ -116,31 +117,18 @@ def read_holes(path: Path) -> list[LineHole]:
 def parse_holes(text: str, name: str) -> list[LineHole]:
     """The holes of ``text`` (a JSON list of objects, or one JSON object a line), ``name`` its file."""
     if text.lstrip().startswith("["):
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SimpilotError(f"{name}: not a JSON list ({exc})") from exc
-        if not isinstance(items, list):
-            raise SimpilotError(f"{name}: is {json_kind(items)}, expected a list of holes")
+        items = decode(text, list, "not a JSON list ({exc})", "is {kind}, expected a list of holes", f"{name}: ", SimpilotError)
         return [_hole(item, f"{name} entry {i}") for i, item in enumerate(items, start=1)]
     holes = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SimpilotError(f"{name}:{number}: not JSON ({exc.msg}); expected a JSON list or one hole object a line") from exc
-        holes.append(_hole(item, f"{name}:{number}"))
+    for number, line in numbered(text.splitlines()):
+        where = f"{name}:{number}"
+        item = decode(line, object, "not JSON ({exc.msg}); expected a JSON list or one hole object a line", "", f"{where}: ", SimpilotError)
+        holes.append(_hole(item, where))
     return holes
 
 
 def _hole(item: Any, where: str) -> LineHole:
-    if not isinstance(item, dict):
-        raise SimpilotError(f"{where}: is {json_kind(item)}, expected an object with {', '.join(FIELDS)}")
-    unknown = sorted(set(item) - set(FIELDS))
-    if unknown:
-        raise SimpilotError(f"{where}: unknown field {unknown[0]!r} (the fields are {', '.join(FIELDS)})")
+    item = known_fields(item, where, FIELDS, f"an object with {', '.join(FIELDS)}")
 
     def need(name: str, kind: type, what: str) -> Any:
         if name not in item:
@@ -182,7 +170,7 @@ class _File:
     @property
     def candidates(self) -> list[Candidate]:
         if self._candidates is None:
-            marker: Any = MARKERS[self.language][0]()
+            marker: Any = LANGUAGES[self.language].marker()
             self._candidates = marker.candidates(self.root)
         return self._candidates
 

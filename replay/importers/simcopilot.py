@@ -44,6 +44,7 @@ from typing import Any
 
 from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
+from replay.core.json_input import decode, known_fields
 from replay.core.records import Kind, json_kind
 from replay.importers.lines import LineHole
 
@@ -65,12 +66,8 @@ def parse_checkpoints(text: str, name: str, root: Path, extensions: tuple[str, .
     """The holes of ``text`` (a checkpoint file, ``name`` its file), in the file's order: each
     program's infill holes, then its completion holes. The programs are files under ``root``,
     ending in one of ``extensions``."""
-    try:
-        entries = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SimpilotError(f"{name}: not JSON ({exc})") from exc
-    if not isinstance(entries, list):
-        raise SimpilotError(f"{name}: is {json_kind(entries)}, expected a list of programs (objects with Task_Name and checkpoints)")
+    programs = "is {kind}, expected a list of programs (objects with Task_Name and checkpoints)"
+    entries = decode(text, list, "not JSON ({exc})", programs, f"{name}: ", SimpilotError)
     finder = _Finder(root, extensions)
     seen: dict[str, str] = {}
     holes: list[LineHole] = []
@@ -93,11 +90,7 @@ def parse_checkpoints(text: str, name: str, root: Path, extensions: tuple[str, .
 
 
 def _task_name(entry: Any, where: str) -> str:
-    if not isinstance(entry, dict):
-        raise SimpilotError(f"{where}: is {json_kind(entry)}, expected an object with Task_Name and checkpoint_LN_* lists")
-    unknown = sorted(set(entry) - set(FIELDS))
-    if unknown:
-        raise SimpilotError(f"{where}: unknown field {unknown[0]!r} (the fields are {', '.join(FIELDS)})")
+    entry = known_fields(entry, where, FIELDS, "an object with Task_Name and checkpoint_LN_* lists")
     task_name = entry.get("Task_Name")
     if not isinstance(task_name, str) or not task_name.strip():
         what = "missing" if "Task_Name" not in entry else "empty" if isinstance(task_name, str) else json_kind(task_name)

@@ -32,11 +32,8 @@ from replay.config.manifest import Manifest
 from replay.core.records import Kind, Span, Task
 from replay.core.textpos import char_offset, position_at
 from replay.marking.candidates import Candidate, select
-from replay.marking.java import JavaMarker
-from replay.marking.java import parser as java_parser
 from replay.marking.labels import Annotation, RepoIndex, annotate, scan_file
-from replay.marking.python import PythonMarker
-from replay.marking.python import parser as python_parser
+from replay.marking.languages import LANGUAGES
 
 MAX_FILE_BYTES = 1_000_000
 # Without --per-kind, a file gets one hole of each kind per this many lines (at least
@@ -45,8 +42,6 @@ MAX_FILE_BYTES = 1_000_000
 LINES_PER_HOLE = 25
 MIN_PER_KIND = 2
 PARALLEL_MIN_LINES = 20_000  # below this, starting worker processes costs more than it saves
-
-MARKERS = {"python": (PythonMarker, python_parser), "java": (JavaMarker, java_parser)}
 
 
 @dataclass
@@ -172,7 +167,7 @@ class _Share:
 
     def scan(self) -> _Scan:
         """Parses every file, keeps the trees of those without syntax errors and scans them."""
-        ts_parser = MARKERS[self.manifest.language][1]()
+        ts_parser = LANGUAGES[self.manifest.language].parser()
         skipped, facts = {}, {}
         for path, (source, _) in self.files.items():
             root = ts_parser.parse(source).root_node
@@ -185,7 +180,7 @@ class _Share:
 
     def mark(self, index: RepoIndex) -> dict[str, list[Task]]:
         """The tasks of every file that parsed, by path."""
-        marker = MARKERS[self.manifest.language][0]()
+        marker = LANGUAGES[self.manifest.language].marker()
         return {path: self._tasks(index, marker, path, root) for path, root in self.trees.items()}
 
     def _tasks(self, index: RepoIndex, marker: Any, path: str, root: Node) -> list[Task]:

@@ -33,7 +33,9 @@ from tree_sitter import Node, Parser, QueryCursor
 
 from postprocess.syntax import language, query
 from replay.core.records import Kind
+from replay.marking import labels_java
 from replay.marking.candidates import Candidate, in_document_order
+from replay.marking.languages import MarkingLanguage
 
 LANGUAGE = language("java")
 
@@ -360,3 +362,6 @@ def _block_body(stmts: list[Node], construct: str, source: bytes, base: int, *, 
     yield from sib.whole(construct)
     if braced:  # completing "to the end of the block" needs a block end
         yield from sib.rests("block_rest")
+
+
+MARKING = {"java": MarkingLanguage(JavaMarker, parser, labels_java)}

@@ -88,8 +88,7 @@ from typing import Any, Protocol
 
 from tree_sitter import Node
 
-import replay.marking.labels_java as labels_java
-import replay.marking.labels_python as labels_python
+from replay.marking.languages import LANGUAGES
 
 LABELS = ("class", "function", "global_variable", "if_body", "if_condition", "library", "local_variable", "loop_body")
 
@@ -111,7 +110,6 @@ class Backend(Protocol):
     def body_kind(self, statement: Node) -> str | None: ...
 
 
-_BACKENDS: dict[str, Backend] = {"python": labels_python, "java": labels_java}
 _WHITESPACE = b" \t\r\n\f\v"
 
 
@@ -158,9 +156,10 @@ class Findings:
 
 
 def _backend(language: str) -> Backend:
-    if language not in _BACKENDS:
-        raise ValueError(f"no labeller for language {language!r} (choose from {', '.join(_BACKENDS)})")
-    return _BACKENDS[language]
+    if language not in LANGUAGES:
+        raise ValueError(f"no labeller for language {language!r} (choose from {', '.join(LANGUAGES)})")
+    labeller: Backend = LANGUAGES[language].labeller
+    return labeller
 
 
 def scan_file(language: str, path: str, source: bytes, root: Node) -> Any:

@@ -21,7 +21,9 @@ from tree_sitter import Node, Parser
 
 from postprocess.syntax import language
 from replay.core.records import Kind
+from replay.marking import labels_python
 from replay.marking.candidates import Candidate, in_document_order
+from replay.marking.languages import MarkingLanguage
 
 LANGUAGE = language("python")
 
@@ -241,3 +243,6 @@ class PythonMarker:
         sib = _Siblings(stmts)
         sib.whole(out, construct)
         sib.rests(out, "block_rest")
+
+
+MARKING = {"python": MarkingLanguage(PythonMarker, parser, labels_python)}

@@ -44,7 +44,6 @@ exit status is never read as a pass.
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import shutil
@@ -55,6 +54,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
+from postprocess.registry import Registry
 from replay.core.programs import EXTENSIONS, LANGUAGES, join
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
@@ -97,11 +97,16 @@ def prepare(made: Runner, sources: list[str]) -> None:
 
 
 MODULES = {"python": "python", "java": "java", "javascript": "node", "typescript": "node", "cpp": "cpp", "csharp": "csharp"}
+# language -> its harness module: the built-in ones above, plugins through the entry-point group
+# ``simpilot.programs`` (``postprocess.registry``)
+HARNESSES: Registry[ModuleType] = Registry("program language", "simpilot.programs")
+for _language, _module in MODULES.items():
+    HARNESSES.register_lazy(_language, f"{__name__}.{_module}")
 
 
 def toolchain(language: str) -> ModuleType:
     """The module running ``language``'s programs (imported on first use: each needs only its own tools)."""
-    return importlib.import_module(f"{__name__}.{MODULES[language]}")
+    return HARNESSES[language]
 
 
 def missing(language: str) -> str | None:
