@@ -64,13 +64,11 @@ def import_group() -> None:
 @options.jobs()
 @options.unsafe_no_sandbox()
 @options.full_suite("Validate with the repository's whole test command instead of the tests selected per hole.")
-@click.option(
+@options.choice(
     "--format",
     "file_format",
-    type=click.Choice(["simpilot", "simcopilot"]),
-    default="simpilot",
-    show_default=True,
-    help="FILE's format: simpilot's hole list, or SimCopilot's <Language>_tasks_checkpoints.json (its programs are files of --repo).",
+    ["simpilot", "simcopilot"],
+    "FILE's format: simpilot's hole list, or SimCopilot's <Language>_tasks_checkpoints.json (its programs are files of --repo).",
 )
 def import_lines(file: Path, repo: str, out: Path, jobs: int, unsafe_no_sandbox: bool, full_suite: bool, file_format: str) -> None:
     """Make tasks of the holes in FILE (a JSON list or JSONL of {"file", "kind", "first_line",

@@ -82,3 +82,12 @@ def scenario_files(required: bool = True) -> Decorator:
 
 def verbose() -> Decorator:
     return click.option("--verbose", "-v", is_flag=True, help="Print the full report (every stratum) instead of the pass rate per preset.")
+
+
+def presets(help: str) -> Decorator:
+    return click.option("--postprocess", "-p", "presets", type=PresetType(), multiple=True, help=help)
+
+
+def choice(option: str, name: str, choices: list[str], help: str) -> Decorator:
+    """An option choosing one of ``choices``, the first by default."""
+    return click.option(option, name, type=click.Choice(choices), default=choices[0], show_default=True, help=help)

@@ -55,12 +55,11 @@ MODEL_HELP = "oracle, empty, KIND:MODEL@URL (e.g. openai-chat:qwen@http://127.0.
     help="Instead of SCENARIOS: replay an editor trace (serve --record) and compare MODEL's answers with what was accepted.",
 )
 @options.as_json("With --trace: print the comparison as JSON.")
-@click.option(
+@options.choice(
     "--executor",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').",
+    "executor",
+    ["local", "ray"],
+    "Where the tests run: threads here, or --jobs actors on a Ray cluster (pip install 'simpilot[ray]').",
 )
 @click.option("--address", help="With --executor ray: a running cluster's address or 'auto' [default: start a local Ray instance].")
 @options.verbose()

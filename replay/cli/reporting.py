@@ -19,6 +19,9 @@ from replay.jobs.scoreboard import scoreboard as scoreboard_job
 from replay.jobs.startup import OptionError
 from replay.jobs.tasks import tasks as tasks_job
 
+HTML_REPORT_HELP = "Write one self-contained HTML report (charts, sortable tables, every task) to FILE."
+CSV_HELP = "Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR."
+
 
 @cli.command()
 @click.argument("runs", nargs=-1)
@@ -31,20 +34,9 @@ from replay.jobs.tasks import tasks as tasks_job
     metavar="[FILE]",
     help="Write the report as JSON to FILE; '--json' alone (last) prints it.",
 )
-@click.option(
-    "--html",
-    "html_out",
-    type=click.Path(path_type=Path),  # a folder is refused by check_output_file, in one line
-    metavar="FILE",
-    help="Write one self-contained HTML report (charts, sortable tables, every task) to FILE.",
-)
-@click.option(
-    "--csv",
-    "csv_dir",
-    type=click.Path(path_type=Path),  # a file is refused by check_output_folder, in one line
-    metavar="DIR",
-    help="Write outcomes, strata, taxonomy, comparisons and flips as CSV files into DIR.",
-)
+# a path of the wrong kind (a folder as FILE, a file as DIR) is refused by the job, in one line
+@click.option("--html", "html_out", type=click.Path(path_type=Path), metavar="FILE", help=HTML_REPORT_HELP)
+@click.option("--csv", "csv_dir", type=click.Path(path_type=Path), metavar="DIR", help=CSV_HELP)
 @click.option(
     "--bootstrap",
     type=click.IntRange(0, 1_000_000),
@@ -78,13 +70,8 @@ def report(db: Path, **given) -> None:
 
 @cli.command()
 @click.argument("run_ids", metavar="RUN [RUN…]", nargs=-1, required=True)
-@click.option(
-    "--postprocess",
-    "-p",
-    "presets",
-    type=options.PresetType(),
-    multiple=True,
-    help="Presets to compare, the first is the baseline [default: none simcopilot syntax ide; with several runs, those they share].",
+@options.presets(
+    "Presets to compare, the first is the baseline [default: none simcopilot syntax ide; with several runs, those they share]."
 )
 @options.jobs()
 @options.repo_paths()
@@ -134,26 +121,15 @@ def models(db: Path, run_ids: tuple[str, ...], preset: str, **given) -> None:
 
 @cli.command()
 @click.argument("run_ids", nargs=-1, required=True)
-@click.option(
-    "--postprocess", "-p", "presets", type=options.PresetType(), multiple=True, help="Score under these presets (repeat) [default: none]."
-)
+@options.presets("Score under these presets (repeat) [default: none].")
 @options.models_file("models.toml with prices [default: ./models.toml].")
 @click.option(
     "--pause", type=click.FloatRange(0), default=500.0, show_default=True, help="How long the developer waits at the cursor (ms)."
 )
 @click.option("--debounce", type=click.FloatRange(0), default=75.0, show_default=True, help="Typing pause before a request goes out (ms).")
 @click.option("--budget", type=click.FloatRange(0), help="Show an answer when it comes within this many ms (instead of the pause rule).")
-@click.option(
-    "--accept", type=click.Choice(["pass", "first_line"]), default="pass", show_default=True, help="When a shown answer counts as accepted."
-)
-@click.option(
-    "--latency",
-    "measure",
-    type=click.Choice(["total", "first_token"]),
-    default="total",
-    show_default=True,
-    help="Show at the last or first token.",
-)
+@options.choice("--accept", "accept", ["pass", "first_line"], "When a shown answer counts as accepted.")
+@options.choice("--latency", "measure", ["total", "first_token"], "Show at the last or first token.")
 @click.option("--speed", type=click.FloatRange(0.1), default=5.0, show_default=True, help="Typing speed (characters per second).")
 @options.written_file("--html", "Also write the charts and tables as HTML.")
 @options.written_file("--markdown", "Also write the table as markdown.")

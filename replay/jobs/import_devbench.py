@@ -63,6 +63,26 @@ class LanguageImport:
     lock: dict | None  # what --provision installed
 
 
+@dataclass(frozen=True, slots=True)
+class DevBenchRequest:
+    """The options of ``simpilot import devbench`` (languages and categories already checked)."""
+
+    folder: Path
+    out: Path
+    languages: tuple[str, ...]
+    categories: tuple[str, ...]
+    jobs: int
+    limit: int | None = None
+    provision: bool = False
+    fresh: bool = False
+    standard_library_only: bool = False
+    repos: Path | None = None
+    by_category: bool = False
+    answers: bool = False
+    models: str | None = None  # comma-separated
+    unsafe_no_sandbox: bool = False
+
+
 def write_repository(folder: Path, language: str, instances: list[Instance], environment: Path | None = None) -> Manifest:
     """The synthetic repository of ``instances`` (all of ``language``) in ``folder``, replacing
     the programs and checks of an earlier import there."""
@@ -256,26 +276,6 @@ def write_answers(folder: Path, out: Path, tasks: list[Task], models: list[str] 
     if missing:
         raise SimpilotError(f"no answers of {', '.join(missing)} in {folder} (models there: {', '.join(models_in(folder, languages))})")
     return counts
-
-
-@dataclass(frozen=True, slots=True)
-class DevBenchRequest:
-    """The options of ``simpilot import devbench`` (languages and categories already checked)."""
-
-    folder: Path
-    out: Path
-    languages: tuple[str, ...]
-    categories: tuple[str, ...]
-    jobs: int
-    limit: int | None = None
-    provision: bool = False
-    fresh: bool = False
-    standard_library_only: bool = False
-    repos: Path | None = None
-    by_category: bool = False
-    answers: bool = False
-    models: str | None = None  # comma-separated
-    unsafe_no_sandbox: bool = False
 
 
 def import_devbench_command(request: DevBenchRequest) -> None:

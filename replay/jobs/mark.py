@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from replay.config.manifest import Manifest, RepoCatalog, open_repository
 from replay.core.errors import SimpilotError
@@ -44,6 +45,9 @@ class Marked(Written):
     marked: MarkResult
 
 
+MARK_SETTINGS = ("seed", "per_kind", "jobs", "max_per_file", "full_suite", "decisions")  # mark_into's, as the request names them
+
+
 @dataclass(frozen=True, slots=True)
 class MarkRequest:
     """The options of ``simpilot mark`` (no kinds: both; no languages: every one)."""
@@ -68,6 +72,7 @@ def mark(request: MarkRequest) -> None:
     chosen = {Kind(k) for k in request.kinds} or {Kind.INFILL, Kind.COMPLETION}
     manifests = [(open_repository(location), location) for location in request.repos]
     languages = request.languages
+    settings: dict[str, Any] = {name: getattr(request, name) for name in MARK_SETTINGS}
     empty: list[str] = []  # why each repository kept no task
     for manifest, location in manifests:
         if languages and manifest.language not in languages:
@@ -79,15 +84,10 @@ def mark(request: MarkRequest) -> None:
                 manifest,
                 location,
                 sandbox,
-                seed=request.seed,
-                per_kind=request.per_kind,
                 kinds=chosen,
-                jobs=request.jobs,
-                max_per_file=request.max_per_file,
-                full_suite=request.full_suite,
-                decisions=request.decisions,
                 progress_total=lambda n: bar.update(tid, total=n),
                 progress=lambda: bar.advance(tid),
+                **settings,
             )
         marked, report, target = done.marked, done.report, done.target
         if not done.written:  # nothing written; an existing scenario file stays as it was

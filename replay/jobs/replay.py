@@ -9,7 +9,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -215,7 +215,8 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
 
 @dataclass(frozen=True, slots=True)
 class ReplayOptions:
-    """How a replay command runs, the same for every model and strategy it replays."""
+    """How a replay command runs, the same for every model and strategy it replays (named as
+    :func:`run_replay`'s keywords)."""
 
     jobs: int
     resume: bool = False
@@ -235,20 +236,7 @@ def replay_with(
     **more: Any,
 ) -> str:
     """:func:`run_replay` with ``options`` (``more``: its other keywords)."""
-    return run_replay(
-        db,
-        scenarios,
-        model,
-        presets,
-        resume=options.resume,
-        jobs=options.jobs,
-        repo_paths=options.repo_paths,
-        models_file=options.models_file,
-        unsafe_no_sandbox=options.unsafe_no_sandbox,
-        full_suite=options.full_suite,
-        run_id=run_id,
-        **more,
-    )
+    return run_replay(db, scenarios, model, presets, run_id=run_id, **asdict(options), **more)
 
 
 def run_models(

@@ -34,35 +34,14 @@ TRACE_PRESET = "simcopilot"
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayRequest:
-    """The options of ``simpilot replay`` as given (empty presets: each job's default)."""
-
-    scenarios: tuple[Path, ...]
-    models: tuple[str, ...]
-    options: ReplayOptions
-    presets: tuple[str, ...] = ()
-    run_id: str | None = None
-    server_command: str | None = None
-    session: bool = False
-    trace: Path | None = None
-    as_json: bool = False
-    executor: str = "local"
-    address: str | None = None
-    verbose: bool = False
-    contexts: tuple[str, ...] = ()
-    contexts_file: Path | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TraceReplay:
     """Ask ``model`` every request of an editor trace and compare with what was accepted."""
 
-    trace: Path
     model: str
-    preset: str
+    trace: Path
     command: tuple[str, ...]
-    repo_paths: tuple[str, ...]
-    models_file: Path | None
+    options: ReplayOptions  # where the repositories are, the models file
+    preset: str
     as_json: bool
 
 
@@ -95,6 +74,26 @@ class OneReplay:
     verbose: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """The options of ``simpilot replay`` as given (empty presets: each job's default)."""
+
+    scenarios: tuple[Path, ...]
+    models: tuple[str, ...]
+    options: ReplayOptions
+    presets: tuple[str, ...] = ()
+    run_id: str | None = None
+    server_command: str | None = None
+    session: bool = False
+    trace: Path | None = None
+    as_json: bool = False
+    executor: str = "local"
+    address: str | None = None
+    verbose: bool = False
+    contexts: tuple[str, ...] = ()
+    contexts_file: Path | None = None
+
+
 Job = TraceReplay | SeveralReplays | OneReplay
 
 
@@ -120,8 +119,7 @@ def plan(request: ReplayRequest) -> Job:
         if request.scenarios:
             raise SimpilotError("give either scenario files or --trace, not both")
         preset = request.presets[0] if request.presets else TRACE_PRESET
-        options = request.options
-        return TraceReplay(request.trace, model, preset, command, options.repo_paths, options.models_file, request.as_json)
+        return TraceReplay(model, request.trace, command, request.options, preset, request.as_json)
     if not request.scenarios:
         raise SimpilotError("give scenario files (see 'simpilot mark'), or --trace FILE")
     return OneReplay(
@@ -152,8 +150,8 @@ def replay(db: Path, request: ReplayRequest) -> None:
 
 def replay_editor_trace(db: Path, job: TraceReplay) -> None:
     """Replay the trace's requests and print how MODEL's answers compare with the accepted ones."""
-    spec = resolve_model(job.model, job.models_file, [])
-    roots = [open_repository(p).root for p in job.repo_paths]
+    spec = resolve_model(job.model, job.options.models_file, [])
+    roots = [open_repository(p).root for p in job.options.repo_paths]
     options = {"model": spec, "postprocess": job.preset}
     report = asyncio.run(replay_trace(job.trace, job.command, options, roots, log=db.parent / "trace-replay.bridge.log"))
     if job.as_json:
