@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replay.jobs.compare import compare_run, render  # noqa: E402
-from replay.jobs.replay import run_models  # noqa: E402
+from replay.jobs.replay import ReplayOptions, run_models  # noqa: E402
 from replay.reports import models as comparison  # noqa: E402
 from replay.reports.model_runs import load_model_runs  # noqa: E402
 from replay.run.progress import err  # noqa: E402
@@ -62,9 +62,8 @@ def main() -> None:
         tuple(scenarios),
         tuple(f"recorded:{recordings / m}" for m in models),
         PRESETS,
+        ReplayOptions(jobs=args.jobs, resume=True),
         run_prefix=args.prefix,
-        resume=True,
-        jobs=args.jobs,
     )
     replayed = time.monotonic() - start
 

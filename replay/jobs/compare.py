@@ -34,6 +34,7 @@ from replay.core.scenarios import hole_context
 from replay.execution.judge import Evaluator, Verdict
 from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.scheduling.references import ReferenceRuns
+from replay.jobs.output import err, out, print_json
 from replay.run.pipeline import check_sources, judge_here, model_error, outcome
 from replay.run.progress import progress
 from replay.scoring.stats import mcnemar_exact, wilson
@@ -427,3 +428,56 @@ def compare_run(
     finally:
         store.close()
     return comparison
+
+
+DEFAULT_PRESETS = ("none", "simcopilot", "syntax", "ide")
+
+
+def compare(
+    db: Path,
+    run_ids: Sequence[str],
+    presets: Sequence[str] = (),
+    *,
+    jobs: int,
+    repo_paths: Sequence[str] = (),
+    unsafe_no_sandbox: bool = False,
+    as_json: bool = False,
+    html_path: Path | None = None,
+) -> None:
+    """``simpilot compare``: one run's presets (judged where the run lacks outcomes), or several
+    runs from their stored outcomes; printed as tables or JSON, the one run's page to ``html_path``."""
+    if len(run_ids) > 1:
+        compare_several(db, run_ids, presets, as_json)
+        return
+    run_id = run_ids[0]
+    comparison = compare_run(db, run_id, presets or DEFAULT_PRESETS, jobs=jobs, repo_paths=repo_paths, unsafe_no_sandbox=unsafe_no_sandbox)
+    if html_path is not None:
+        from replay.reports.compare_html import page
+
+        store = Store(db)
+        try:
+            stored = {(o.task_id, o.postprocess): o for o in store.outcomes(run_id)}
+            languages = {t.id: t.language for t in store.tasks(run_id)}
+        finally:
+            store.close()
+        html_path.write_text(page(comparison, stored, languages), encoding="utf-8")
+        err.print(f"the comparison with examples: {html_path}")
+    if as_json:
+        print_json(comparison.to_json())
+    else:
+        render(comparison, out)
+
+
+def compare_several(db: Path, run_ids: Sequence[str], presets: Sequence[str], as_json: bool) -> None:
+    """``compare`` of several runs (one per context strategy): read from the store, nothing judged again."""
+    from replay.reports import strategies
+
+    store = Store(db)
+    try:
+        result = strategies.compare_runs(store, run_ids, presets)
+    finally:
+        store.close()
+    if as_json:
+        print_json(result.to_json())
+    else:
+        strategies.render(result, out)

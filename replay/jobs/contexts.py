@@ -10,18 +10,60 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from lsp_bridge.contexts import Source, Strategy, build, strategy
+from lsp_bridge.contexts import STRATEGIES, ContextError, Source, Strategy, build, load_contexts, resolve, strategy
 from lsp_bridge.contexts.index import ContextIndex
 from lsp_bridge.contexts.provider import repository_index
 from lsp_bridge.contexts.recall import identifier_recall
+from replay.config.locations import catalog_for
 from replay.config.manifest import MANIFEST_NAME, RepoCatalog
+from replay.core.errors import SimpilotError
 from replay.core.records import Task
 from replay.core.repo_paths import task_file
 from replay.core.scenarios import document_text
+from replay.jobs.output import err, out, print_json
+from replay.jobs.replay import load_tasks
+from replay.reports import contexts as context_tables
 from replay.reports.contexts import ContextRow
 
 BUDGETS = (1024, 2048, 4096, 8192)
+
+
+def strategies_named(choices: Sequence[str], contexts_file: Path | None) -> tuple[Strategy, ...]:
+    """The context strategies named by --context, user-defined ones from contexts.toml."""
+    if not choices:
+        return ()
+    path = contexts_file or Path("contexts.toml")
+    try:
+        known = load_contexts(path) if contexts_file is not None or path.is_file() else {}
+        return tuple(resolve(choice, known) for choice in choices)
+    except ContextError as exc:
+        raise SimpilotError(str(exc)) from None
+
+
+def contexts(
+    scenarios: tuple[Path, ...],
+    chosen: Sequence[str] = (),
+    budgets: Sequence[int] = (),
+    *,
+    contexts_file: Path | None = None,
+    repo_paths: Sequence[str] = (),
+    as_json: bool = False,
+    html_path: Path | None = None,
+) -> None:
+    """``simpilot contexts``: measure ``chosen`` strategies (every built-in one by default) at
+    ``budgets`` on the tasks of ``scenarios`` and print the tables (or JSON), ``html_path`` too."""
+    strategies = strategies_named(tuple(chosen) or tuple(STRATEGIES), contexts_file)
+    tasks = load_tasks(scenarios)
+    rows, index_ms = measure(tasks, catalog_for(scenarios, repo_paths), variants(strategies, tuple(budgets) or BUDGETS))
+    if html_path is not None:
+        html_path.write_text(context_tables.page(rows, index_ms), encoding="utf-8")
+        err.print(f"the context measures: {html_path}")
+    if as_json:
+        print_json(context_tables.to_json(rows, index_ms))
+    else:
+        context_tables.render(rows, index_ms, out)
 
 
 def variants(strategies: Sequence[Strategy], budgets: Sequence[int]) -> list[Strategy]:

@@ -16,8 +16,12 @@ from replay.core.recordings import read_recordings
 from replay.core.scenarios import read_tasks
 from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.scheduling.shared_verdicts import SharingEvaluator
+from replay.jobs.models import demo_models
+from replay.jobs.output import err, out, report_command
 from replay.jobs.replay import run_replay
-from replay.run.progress import err, progress_bar
+from replay.reports.html_report import render_html
+from replay.reports.report import build_report, render, render_summary
+from replay.run.progress import progress_bar
 from replay.store import Store
 
 
@@ -88,3 +92,29 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
     finally:
         store.close()
     return ids
+
+
+def demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox: bool = False, verbose: bool = False) -> None:
+    """``simpilot demo``: the demo's runs, then their pass rates (every stratum with ``verbose``),
+    the HTML report and DevBench's recorded models side by side, beside ``db``."""
+    ids = run_demo(db, jobs=jobs, full_suite=full_suite, unsafe_no_sandbox=unsafe_no_sandbox)
+    store = Store(db)
+    try:
+        built = build_report(store, ids)
+        # DevBench's recorded models get one table side by side, not a table each
+        recorded = [i for i in ids if i.startswith("demo-devbench-") and i not in ("demo-devbench-oracle", "demo-devbench-empty")]
+        if verbose:
+            render(built, out)
+        else:
+            render_summary(build_report(store, [i for i in ids if i not in recorded]), out, report_command(db, *ids))
+        page = db.parent / "demo-report.html"
+        page.write_text(render_html(built), encoding="utf-8")
+        if recorded:
+            demo_models(store, recorded, db.parent / "demo-models.html")
+    finally:
+        store.close()
+    err.print(f"results stored in {db}; the HTML report (charts, every task) is {page}")
+    err.print(
+        f"'simpilot report {' '.join(ids)} --json' prints them as JSON; "
+        f"'simpilot compare {ids[-1]}' shows what each post-processing step does"
+    )

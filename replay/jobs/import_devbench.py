@@ -18,20 +18,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.markup import escape
+
 from replay.config.manifest import Manifest, RepoCatalog, open_repository
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.core.recordings import RecordedAnswer, write_recording_file
 from replay.core.records import Task
+from replay.core.scenarios import read_tasks
 from replay.execution import programs
 from replay.execution.judge import Evaluator
 from replay.execution.sandbox.bubblewrap import Sandbox
-from replay.importers.devbench import CATEGORIES, PER_LANGUAGE, Instance, repository_name, task_for
+from replay.importers.devbench import CATEGORIES, FOLDERS, PER_LANGUAGE, Instance, read_instances, repository_name, task_for
 from replay.importers.devbench_answers import models_in, read_answers, recorded
 from replay.jobs.mark import write_kept
+from replay.jobs.output import err
+from replay.reports.survival import survival_table
+from replay.run.progress import progress
 from replay.validation.program_gate import REASONS, ProgramGateReport, validate_programs
 from replay.validation.repetition import TARGET_RUNS
 
+LANGUAGES = tuple(FOLDERS)
 GATE_FILE = "devbench-gate.json"
 LOCK_FILE = "devbench.lock.json"
 _MANIFEST = """[repository]
@@ -54,6 +61,26 @@ class LanguageImport:
     report: ProgramGateReport
     target: Path  # the scenario file (written only when something was kept)
     lock: dict | None  # what --provision installed
+
+
+@dataclass(frozen=True, slots=True)
+class DevBenchRequest:
+    """The options of ``simpilot import devbench`` (languages and categories already checked)."""
+
+    folder: Path
+    out: Path
+    languages: tuple[str, ...]
+    categories: tuple[str, ...]
+    jobs: int
+    limit: int | None = None
+    provision: bool = False
+    fresh: bool = False
+    standard_library_only: bool = False
+    repos: Path | None = None
+    by_category: bool = False
+    answers: bool = False
+    models: str | None = None  # comma-separated
+    unsafe_no_sandbox: bool = False
 
 
 def write_repository(folder: Path, language: str, instances: list[Instance], environment: Path | None = None) -> Manifest:
@@ -249,3 +276,62 @@ def write_answers(folder: Path, out: Path, tasks: list[Task], models: list[str] 
     if missing:
         raise SimpilotError(f"no answers of {', '.join(missing)} in {folder} (models there: {', '.join(models_in(folder, languages))})")
     return counts
+
+
+def import_devbench_command(request: DevBenchRequest) -> None:
+    """``simpilot import devbench``: read, gate and write the instances, then say on stderr how
+    many survived (per language and category) and what the gate was unsure of."""
+    out = request.out
+    instances = read_instances(request.folder, request.languages, request.categories, request.limit)
+    if request.standard_library_only:
+        instances = [i for i in instances if standard_library_only(i)]
+        if not instances:
+            raise SimpilotError("no instance uses only its language's standard library: leave out --standard-library-only")
+    sandbox = Sandbox.create(request.unsafe_no_sandbox)
+    with progress("running the DevBench gate") as (bar, tid):
+        imports = import_devbench(
+            instances,
+            out,
+            sandbox,
+            jobs=request.jobs,
+            provision=request.provision,
+            warm=not request.fresh,
+            repos=request.repos,
+            progress_total=lambda n: bar.update(tid, total=n),
+            progress=lambda: bar.advance(tid),
+        )
+    err.print(survival_table({i.language: survival(i) for i in imports}, request.by_category))
+    for imported in imports:
+        state = f"{len(imported.report.kept)} kept → {imported.target}" if imported.report.kept else "nothing kept"
+        err.print(f"{imported.manifest.name}: {len(imported.instances)} instances, {state}")
+        short = imported.report.short_runs()
+        if short:  # too slow for the target's runs: kept, and said how sure the gate is of them
+            err.print(
+                f"  {len(short)} kept task(s) ran the empty answer fewer than {TARGET_RUNS} times (the time budget): "
+                f"at worst {min(n for _, n, _ in short)} runs, a {min(p for _, _, p in short):.0%} chance of catching a one-in-seven pass"
+            )
+        for altered in imported.report.altered:  # a preset's bug, never the task's: kept, and said
+            err.print(f"  preset {altered.preset} changed the golden completion of {escape(altered.task.id)} ({', '.join(altered.steps)})")
+    err.print(f"reasons per instance: {out / GATE_FILE}" + (f"; installed packages: {out / LOCK_FILE}" if request.provision else ""))
+    if request.answers:
+        write_and_say_answers(request.folder, out, [t for i in imports for t in i.report.kept], request.models)
+
+
+def import_devbench_answers(folder: Path, out: Path, models: str | None = None) -> None:
+    """``simpilot import devbench-answers``: the recorded answers for the tasks an earlier import
+    kept in ``out`` (the gate is not run again)."""
+    kept = [t for path in sorted(out.glob("devbench-*.jsonl")) for t in read_tasks(path)]
+    if not kept:
+        raise SimpilotError(f"no devbench-<language>.jsonl in {out}: run 'simpilot import devbench FOLDER --out {out}' first")
+    write_and_say_answers(folder, out, kept, models)
+
+
+def write_and_say_answers(folder: Path, out: Path, kept: list[Task], models: str | None) -> None:
+    """:func:`write_answers` for ``models`` (comma-separated; None: every one), and how to replay them."""
+    wanted = [m.strip() for m in models.split(",") if m.strip()] if models else None
+    counts = write_answers(folder, out, kept, wanted)
+    for model, n in counts.items():
+        err.print(f"{model}: answers for {n} of {len(kept)} kept task(s) → {out / 'recordings' / model}")
+    scenario = " ".join(str(p) for p in sorted(out.glob("devbench-*.jsonl")))
+    first = next(iter(counts), "MODEL")
+    err.print(f"replay them: simpilot replay {scenario} --model recorded:{out / 'recordings' / first} (repeat --model for several)")

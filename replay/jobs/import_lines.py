@@ -9,22 +9,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from replay.config.manifest import Manifest
+from rich.markup import escape
+
+from replay.config.manifest import Manifest, open_repository
+from replay.core.errors import SimpilotError
 from replay.execution.sandbox.bubblewrap import Sandbox
-from replay.importers.lines import LineHole, LinesResult, tasks_from_lines
-from replay.jobs.mark import evaluator_for, write_kept
+from replay.importers.lines import LineHole, LinesResult, read_holes, tasks_from_lines
+from replay.importers.simcopilot import read_checkpoints
+from replay.jobs.gate_summary import kept, print_gate
+from replay.jobs.mark import Written, evaluator_for, write_kept
+from replay.jobs.output import err
+from replay.run.progress import progress
 from replay.validation.gate import GateReport, validate
 
 
 @dataclass(frozen=True)
-class Imported:
+class Imported(Written):
     holes: LinesResult  # the candidate tasks, and the holes that could not become one (why)
-    report: GateReport
-    target: Path  # the scenario file, written only when ``report.kept``
-
-    @property
-    def written(self) -> bool:
-        return bool(self.report.kept)
 
 
 def import_lines_into(
@@ -46,4 +47,43 @@ def import_lines_into(
     if result.tasks:
         with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
             report = validate(evaluator, manifest, result.tasks, jobs, progress_total, progress)
-    return Imported(result, report, write_kept(out, manifest, location, report.kept))
+    return Imported(report, write_kept(out, manifest, location, report.kept), result)
+
+
+def import_lines(
+    file: Path,
+    repo: str,
+    out: Path,
+    *,
+    jobs: int,
+    unsafe_no_sandbox: bool = False,
+    full_suite: bool = False,
+    simcopilot: bool = False,
+) -> None:
+    """``simpilot import lines``: the holes of ``file`` (SimCopilot's checkpoint file with
+    ``simcopilot``) into validated tasks of ``repo``, saying on stderr what was kept and skipped."""
+    manifest = open_repository(repo)
+    holes = read_checkpoints(file, manifest) if simcopilot else read_holes(file)
+    sandbox = Sandbox.create(unsafe_no_sandbox)
+    with progress(f"validating {manifest.name}") as (bar, tid):
+        done = import_lines_into(
+            out,
+            manifest,
+            repo,
+            sandbox,
+            holes,
+            jobs=jobs,
+            full_suite=full_suite,
+            progress_total=lambda n: bar.update(tid, total=n),
+            progress=lambda: bar.advance(tid),
+        )
+    result, report = done.holes, done.report
+    for hole, why in result.rejected:
+        err.print(f"  skipped {escape(hole.describe())}: {escape(why)}")
+    err.print(
+        f"{manifest.name}: {len(holes)} holes, {len(result.rejected)} skipped; {len(result.tasks)} candidates, {kept(report)}, "
+        f"{len(report.dropped)} dropped → {done.target if done.written else 'nothing written'}"
+    )
+    print_gate(report)
+    if not done.written:
+        raise SimpilotError(f"{manifest.name}: no task kept from {file}, nothing written to {done.target}: see the reasons above")

@@ -10,28 +10,97 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from replay.config.locations import remember
-from replay.config.manifest import Manifest, RepoCatalog
+from replay.config.manifest import Manifest, RepoCatalog, open_repository
+from replay.core.errors import SimpilotError
 from replay.core.records import Kind, Task
 from replay.core.scenarios import write_tasks
 from replay.execution.judge import Evaluator
 from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.jobs.gate_summary import kept, nothing_kept, print_gate
+from replay.jobs.output import err
 from replay.marking import MarkResult
 from replay.marking.decision_places import mark_decisions
+from replay.run.progress import progress
 from replay.validation.decision_gate import validate_decisions
 from replay.validation.gate import GateReport, mark_validated
 
 
 @dataclass(frozen=True)
-class Marked:
-    marked: MarkResult
+class Written:
+    """What the gate kept, and the scenario file it went to."""
+
     report: GateReport
     target: Path  # the scenario file, written only when ``report.kept``
 
     @property
     def written(self) -> bool:
         return bool(self.report.kept)
+
+
+@dataclass(frozen=True)
+class Marked(Written):
+    marked: MarkResult
+
+
+MARK_SETTINGS = ("seed", "per_kind", "jobs", "max_per_file", "full_suite", "decisions")  # mark_into's, as the request names them
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRequest:
+    """The options of ``simpilot mark`` (no kinds: both; no languages: every one)."""
+
+    repos: tuple[str, ...]
+    out: Path
+    jobs: int
+    seed: int = 0
+    per_kind: int | None = None
+    max_per_file: int | None = None
+    kinds: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    full_suite: bool = False
+    decisions: bool = False
+    unsafe_no_sandbox: bool = False
+
+
+def mark(request: MarkRequest) -> None:
+    """``simpilot mark``: mark and validate each repository, saying on stderr what was kept and
+    dropped; a repository that kept no task is an error (after the others are done)."""
+    sandbox = Sandbox.create(request.unsafe_no_sandbox)
+    chosen = {Kind(k) for k in request.kinds} or {Kind.INFILL, Kind.COMPLETION}
+    manifests = [(open_repository(location), location) for location in request.repos]
+    languages = request.languages
+    settings: dict[str, Any] = {name: getattr(request, name) for name in MARK_SETTINGS}
+    empty: list[str] = []  # why each repository kept no task
+    for manifest, location in manifests:
+        if languages and manifest.language not in languages:
+            err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
+            continue
+        with progress(f"validating {manifest.name}") as (bar, tid):
+            done = mark_into(
+                request.out,
+                manifest,
+                location,
+                sandbox,
+                kinds=chosen,
+                progress_total=lambda n: bar.update(tid, total=n),
+                progress=lambda: bar.advance(tid),
+                **settings,
+            )
+        marked, report, target = done.marked, done.report, done.target
+        if not done.written:  # nothing written; an existing scenario file stays as it was
+            empty.append(nothing_kept(manifest, marked, report.dropped, target))
+        err.print(
+            f"{manifest.name}: {marked.files} files, {marked.lines} lines; {len(marked.tasks)} candidates, {kept(report)}, "
+            f"{len(report.dropped)} dropped → {target if report.kept else 'nothing written'}"
+        )
+        print_gate(report)
+        for path, why in marked.skipped:
+            err.print(f"  skipped {path}: {why}")
+    if empty:
+        raise SimpilotError("; ".join(empty))
 
 
 def mark_into(
@@ -57,7 +126,7 @@ def mark_into(
         marked = mark_decisions(manifest, seed=seed, per_file=per_kind)
         with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
             report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
-        return Marked(marked, report, write_kept(out, manifest, location, report.kept))
+        return Marked(report, write_kept(out, manifest, location, report.kept), marked)
     with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
         marked, report = mark_validated(
             manifest,
@@ -70,7 +139,7 @@ def mark_into(
             progress_total=progress_total,
             progress=progress,
         )
-    return Marked(marked, report, write_kept(out, manifest, location, report.kept))
+    return Marked(report, write_kept(out, manifest, location, report.kept), marked)
 
 
 def evaluator_for(manifest: Manifest, sandbox: Sandbox, jobs: int, full_suite: bool = False) -> Evaluator:

@@ -19,9 +19,11 @@ from typing import Any
 from lsp_bridge.models.resolve import resolve_model
 from replay.config.locations import catalog_for
 from replay.core.errors import SimpilotError
+from replay.core.missing_answers import some
 from replay.core.recordings import RecordedAnswer, answer_for, merge, read_recording_file, sample_tasks, write_recording_file
 from replay.core.repo_paths import task_file
 from replay.core.scenarios import file_digest, read_tasks, write_tasks
+from replay.jobs.output import err
 from replay.jobs.replay import run_replay
 from replay.store import Store
 
@@ -140,3 +142,16 @@ def record(
     finally:
         store.close()
     return RecordingSummary(out, recorded, skipped, tuple(errors), tuple(files))
+
+
+def record_and_say(scenarios: Sequence[Path], model: str, out: Path, **options: Any) -> RecordingSummary:
+    """``simpilot record``: :func:`record` (``options``: its keywords) with its progress and a
+    last line on stderr."""
+    summary = record(scenarios, model, out, say=lambda line: err.print(line), **options)
+    errors = (
+        f"; {len(summary.errors)} model error(s), not written and asked again on the next call: {some(summary.errors)}"
+        if summary.errors
+        else ""
+    )
+    err.print(f"{summary.recorded} answer(s) recorded, {summary.skipped} already there, in {summary.folder}{errors}")
+    return summary

@@ -9,7 +9,9 @@ import asyncio
 import datetime as dt
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.progress import Progress
 
@@ -212,19 +214,40 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayOptions:
+    """How a replay command runs, the same for every model and strategy it replays (named as
+    :func:`run_replay`'s keywords)."""
+
+    jobs: int
+    resume: bool = False
+    repo_paths: tuple[str, ...] = ()
+    models_file: Path | None = None
+    unsafe_no_sandbox: bool = False
+    full_suite: bool = False
+
+
+def replay_with(
+    db: Path,
+    scenarios: tuple[Path, ...],
+    model: str,
+    presets: tuple[str, ...],
+    options: ReplayOptions,
+    run_id: str | None = None,
+    **more: Any,
+) -> str:
+    """:func:`run_replay` with ``options`` (``more``: its other keywords)."""
+    return run_replay(db, scenarios, model, presets, run_id=run_id, **asdict(options), **more)
+
+
 def run_models(
     db: Path,
     scenarios: tuple[Path, ...],
     models: tuple[str, ...],
     presets: tuple[str, ...],
+    options: ReplayOptions,
     *,
     run_prefix: str | None,
-    resume: bool,
-    jobs: int,
-    repo_paths: tuple[str, ...] = (),
-    models_file: Path | None = None,
-    unsafe_no_sandbox: bool = False,
-    full_suite: bool = False,
     contexts: tuple[Strategy, ...] = (),
 ) -> tuple[list[str], SharingEvaluator]:
     """One run per model over the same ``scenarios``, one after the other, sharing the work
@@ -232,30 +255,16 @@ def run_models(
     ``PREFIX-MODEL`` (a resume names the same prefix); without a prefix, each model's default.
     With ``contexts``, one run per model and context strategy (``PREFIX-MODEL-ctx-NAME``).
     Returns the run ids and the evaluator, whose counts say how many executions were made."""
-    catalog = catalog_for(scenarios, repo_paths)
+    catalog = catalog_for(scenarios, options.repo_paths)
     run_ids = []
-    evaluator = SharingEvaluator(catalog, Sandbox.create(unsafe_no_sandbox), jobs, full_suite=full_suite)
+    evaluator = SharingEvaluator(catalog, Sandbox.create(options.unsafe_no_sandbox), options.jobs, full_suite=options.full_suite)
     with evaluator:
         for model, context in [(m, c) for m in models for c in (contexts or (None,))]:
             name = shown_model(redact_model_name(model)).replace("/", "_").replace(":", "-")
             if context is not None:
                 name += f"-{context_label(context)}"
+            run_id = f"{run_prefix}-{name}" if run_prefix else None
             run_ids.append(
-                run_replay(
-                    db,
-                    scenarios,
-                    model,
-                    presets,
-                    run_id=f"{run_prefix}-{name}" if run_prefix else None,
-                    context=context,
-                    resume=resume,
-                    jobs=jobs,
-                    repo_paths=repo_paths,
-                    models_file=models_file,
-                    unsafe_no_sandbox=unsafe_no_sandbox,
-                    full_suite=full_suite,
-                    catalog=catalog,
-                    evaluator=evaluator,
-                )
+                replay_with(db, scenarios, model, presets, options, run_id, context=context, catalog=catalog, evaluator=evaluator)
             )
     return run_ids, evaluator
