@@ -6,6 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from replay.config.contexts_file import read_contexts
@@ -15,8 +16,6 @@ from replay.config.models import model_spec
 from replay.config.presets_file import load_presets
 from replay.core.errors import SimpilotError
 from replay.jobs.config_schema import SCHEMAS, schema, schema_text
-
-jsonschema = pytest.importorskip("jsonschema")
 
 REPO = '[repository]\nname = "x"\ntest_command = ["true"]\n'
 OLLAMA = '[models.m]\nkind = "ollama"\nbase_url = "http://127.0.0.1:11434"\nmodel = "q"\n'
@@ -100,3 +99,18 @@ def test_bundled_models_files_validate_against_the_schema() -> None:
         jsonschema.validate(tomllib.loads(path.read_text(encoding="utf-8")), schema("models"))
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"models": {"m": {"kind": "ollama", "base_url": "http://h", "timout": 5}}}, schema("models"))
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_the_command_prints_the_schema_the_files_are_read_through(kind: str) -> None:
+    """``simpilot config schema KIND`` prints exactly the job's schema, as JSON on stdout."""
+    import json
+
+    from click.testing import CliRunner
+
+    from replay.cli import cli
+
+    result = CliRunner().invoke(cli, ["config", "schema", kind])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == schema(kind)
+    assert result.output == schema_text(kind)
