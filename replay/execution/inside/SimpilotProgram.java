@@ -888,17 +888,11 @@ public final class SimpilotProgram {
                         i += s.charAt(i) == '\\' ? 2 : 1;
                     }
                     i++;
-                } else if (c == '{') {
-                    depth++;
+                } else if (c == '{' || c == '}') {
+                    depth = c == '{' ? depth + 1 : Math.max(0, depth - 1);
                     i++;
-                } else if (c == '}') {
-                    depth = Math.max(0, depth - 1);
-                    i++;
-                } else if (c == '(') {
-                    parens++;
-                    i++;
-                } else if (c == ')') {
-                    parens = Math.max(0, parens - 1);
+                } else if (c == '(' || c == ')') {
+                    parens = c == '(' ? parens + 1 : Math.max(0, parens - 1);
                     i++;
                 } else if (Character.isJavaIdentifierStart(c)) {
                     int start = i;

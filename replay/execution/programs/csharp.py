@@ -40,18 +40,7 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.environments.environment import allow_reading
-from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, launcher_text, signal_name
-from replay.execution.programs.compiled import (
-    COMPILE_OUTPUT,
-    Build,
-    Builds,
-    build_failure,
-    last_line,
-    refused,
-    run_once,
-    source_name,
-    stopped,
-)
+from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, compiled, launcher_text, signal_name
 from replay.execution.programs.csharp_project import (
     NO_SDK,
     PACKAGES_FOLDER,
@@ -105,7 +94,7 @@ class CSharpRunner:
         # dotnet itself and the packages may live under a home folder the sandbox hides
         allow_reading(str(Path(os.path.realpath(command)).parent), str(self.packages))
         self._prepare(environment)
-        self._builds = Builds()
+        self._builds = compiled.Builds()
 
     def _prepare(self, environment: Path | None) -> None:
         """The runner's own copy of the project, restored here (outside the sandbox: no
@@ -122,7 +111,7 @@ class CSharpRunner:
     def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
         """Build ``program`` (or take its assembly from the cache), then run it."""
         if _DISABLES_CHECKS.search(program.source):
-            return refused(f"{COMPILE_ERROR}the program undefines DEBUG, which switches its Debug.Assert checks off")
+            return compiled.refused(f"{COMPILE_ERROR}the program undefines DEBUG, which switches its Debug.Assert checks off")
         key = hashlib.sha256(json.dumps([program.source, _source_name(program.name)]).encode()).hexdigest()[:24]
         build = self._builds.get(key, lambda: self._build(program, key))
         if build.binary is None:
@@ -134,7 +123,7 @@ class CSharpRunner:
         shutil.rmtree(self.root, ignore_errors=True)
         self._builds.clear()
 
-    def _build(self, program: Program, key: str) -> Build:
+    def _build(self, program: Program, key: str) -> compiled.Build:
         for old in self.project.glob("*.cs"):
             if old.name != LAUNCHER_FILE:
                 old.unlink()
@@ -155,22 +144,22 @@ class CSharpRunner:
             str(out),
         ]
         result = self.sandbox.run(
-            command, self.project, BUILD_TIMEOUT, env=dotnet_env(self.home), writable=(self.root,), keep_output=COMPILE_OUTPUT
+            command, self.project, BUILD_TIMEOUT, env=dotnet_env(self.home), writable=(self.root,), keep_output=compiled.COMPILE_OUTPUT
         )
         assembly = out / f"{PROJECT}.dll"
         if result.returncode == 0 and not result.timed_out and assembly.is_file():
-            return Build(assembly)
+            return compiled.Build(assembly)
         message = (
             f"{COMPILE_ERROR}dotnet build did not finish in {BUILD_TIMEOUT:.0f} s"
             if result.timed_out
             else COMPILE_ERROR + first_compile_error(result.output or result.output_tail)
         )
-        return build_failure(result, message)
+        return compiled.build_failure(result, message)
 
     def _execute(self, assembly: Path, timeout: float, cpu: float | None) -> ProcessResult:
         # the folder on the command line: the sandbox shows it (the assembly's dependencies are there)
         command = [self.command, "exec", "--additionalprobingpath", str(assembly.parent), str(assembly)]
-        return run_once(self.sandbox, self.root, command, timeout, cpu, dotnet_env(self.home), failure_message)
+        return compiled.run_once(self.sandbox, self.root, command, timeout, cpu, dotnet_env(self.home), failure_message)
 
 
 def first_compile_error(output: str) -> str:
@@ -181,13 +170,13 @@ def first_compile_error(output: str) -> str:
     found = _MSBUILD_ERROR.search(output)
     if found:
         return found.group(0).strip()
-    return last_line(output, "dotnet build failed without a message")
+    return compiled.last_line(output, "dotnet build failed without a message")
 
 
 def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget: int | None = None) -> str:
     """Why a run that did not pass failed, led by the error's class: the launcher's record,
     else what the output and the exit status show."""
-    said = stopped(result, proof, timeout, budget)
+    said = compiled.stopped(result, proof, timeout, budget)
     if said is not None:
         return said
     output = result.output_tail
@@ -206,7 +195,7 @@ def failure_message(result: ProcessResult, proof: Proof, timeout: float, budget:
 
 def _source_name(name: str) -> str:
     """The file the program is compiled as (the compiler's messages name it)."""
-    return source_name(name, ".cs", Path(LAUNCHER_FILE).stem, "Program.cs")
+    return compiled.source_name(name, ".cs", Path(LAUNCHER_FILE).stem, "Program.cs")
 
 
 def runner(
