@@ -17,7 +17,7 @@ import pytest
 from replay.core.errors import SimpilotError
 from replay.core.programs import join
 from replay.core.records import Status
-from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, cpp, csharp, error_class
+from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, cpp, cpp_packages, csharp, error_class
 from replay.execution.programs.runs import classify_program, program_shortfall
 from replay.execution.proof.check import Proof, shortfall
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
@@ -112,7 +112,7 @@ def run_source(runner, source: str, timeout: float = 20.0, cpu: float | None = N
 
 
 def test_includes_map_to_debian_packages(monkeypatch):
-    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {})
+    monkeypatch.setattr(cpp_packages, "installed_versions", lambda packages: {})
     source = (
         "#include <Eigen/Dense>\n#include <openssl/evp.h>\n# include <sqlite3.h>\n#include <harfbuzz/hb.h>\n"
         "#include <ft2build.h>\n#include <boost/asio.hpp>\n#include <nlohmann/json.hpp>\n#include <armadillo>\n"
@@ -148,15 +148,15 @@ def test_provision_installs_only_what_is_missing(monkeypatch, tmp_path):
         asked.append(packages)
         installed.update(dict.fromkeys(packages, "1.0"))
 
-    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {p: v for p, v in installed.items() if p in set(packages)})
-    monkeypatch.setattr(cpp, "_apt_install", install)
+    monkeypatch.setattr(cpp_packages, "installed_versions", lambda packages: {p: v for p, v in installed.items() if p in set(packages)})
+    monkeypatch.setattr(cpp_packages, "_apt_install", install)
     assert cpp.provision(["libeigen3-dev", "libssl-dev"], tmp_path) == {"libeigen3-dev": "1.0", "libssl-dev": "3.0"}
     assert asked == [["libeigen3-dev"]]
 
 
 def test_provision_needs_root_and_names_the_command(monkeypatch, tmp_path):
-    monkeypatch.setattr(cpp.os, "geteuid", lambda: 1000)
-    monkeypatch.setattr(cpp, "installed_versions", lambda packages: {})
+    monkeypatch.setattr(cpp_packages.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(cpp_packages, "installed_versions", lambda packages: {})
     with pytest.raises(SimpilotError, match=r"apt-get install -y .*libeigen3-dev"):
         cpp.provision(["libeigen3-dev"], tmp_path)
 
@@ -164,12 +164,12 @@ def test_provision_needs_root_and_names_the_command(monkeypatch, tmp_path):
 @pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="needs dpkg (a Debian system)")
 def test_provision_writes_the_flags_the_runner_reads(tmp_path):
     assert cpp.provision([], tmp_path) == {}
-    flags = cpp.Flags.load(tmp_path)
-    assert set(flags.provisioned) <= {library.name for library in cpp.LIBRARIES}
+    flags = cpp_packages.Flags.load(tmp_path)
+    assert set(flags.provisioned) <= {library.name for library in cpp_packages.LIBRARIES}
     if "openssl" in flags.provisioned:
         assert flags.provisioned["openssl"][1] == ("-lssl", "-lcrypto")
     # each folder of -I on a word of its own, so that a sandbox shows folders under a hidden home
-    cflags, libs = cpp.Flags({"eigen": (("-I/root/x/eigen3",), ())}).for_source("#include <Eigen/Dense>\n")
+    cflags, libs = cpp_packages.Flags({"eigen": (("-I/root/x/eigen3",), ())}).for_source("#include <Eigen/Dense>\n")
     assert cflags == ["-I", "/root/x/eigen3"] and libs == []
 
 

@@ -21,7 +21,7 @@ import pytest
 from replay.core.errors import SimpilotError
 from replay.core.programs import join
 from replay.core.records import Status
-from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, error_class, remove
+from replay.execution.programs import COMPILE_ERROR, PROGRAM_TEST, Program, error_class, java_packages, remove
 from replay.execution.programs import java as harness
 from replay.execution.runners import junit as java_runner
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
@@ -129,25 +129,25 @@ def test_an_environment_gives_each_program_only_the_jars_it_needs(tmp_path: Path
     other = tmp_path / "xml.jar"
     other.write_bytes(b"")
     lock = {"packages": {"libcommons-lang3-java": "3.12"}, "jars": {"libcommons-lang3-java": [str(jar)], "libdom4j-java": [str(other)]}}
-    (tmp_path / harness.LOCK_FILE).write_text(json.dumps(lock))
-    jars = harness.environment_jars(tmp_path)
-    assert harness.program_jars("import org.apache.commons.lang3.StringUtils;\n", jars) == (str(jar),)
-    assert harness.program_jars("import java.util.List;\n", jars) == ()
-    assert harness.environment_jars(None) == {}
+    (tmp_path / java_packages.LOCK_FILE).write_text(json.dumps(lock))
+    jars = java_packages.environment_jars(tmp_path)
+    assert java_packages.program_jars("import org.apache.commons.lang3.StringUtils;\n", jars) == (str(jar),)
+    assert java_packages.program_jars("import java.util.List;\n", jars) == ()
+    assert java_packages.environment_jars(None) == {}
     other.unlink()
     with pytest.raises(SimpilotError, match="provision the environment again"):
-        harness.environment_jars(tmp_path)
+        java_packages.environment_jars(tmp_path)
     with pytest.raises(SimpilotError, match="provision it first"):
-        harness.environment_jars(tmp_path / "nothing")
+        java_packages.environment_jars(tmp_path / "nothing")
 
 
 def test_depends_fields_are_read_as_package_names() -> None:
     field = "libfoo-java (>= 1.2), libbar-java | libbaz-java, default-jre-headless:any"
-    assert harness._dependencies(field) == ["libfoo-java", "libbar-java", "default-jre-headless"]
+    assert java_packages._dependencies(field) == ["libfoo-java", "libbar-java", "default-jre-headless"]
 
 
 def test_without_root_provisioning_says_which_apt_command_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(harness, "_status", lambda name: None)
+    monkeypatch.setattr(java_packages, "_status", lambda name: None)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     with pytest.raises(SimpilotError, match=r"sudo apt-get install -y .* libdom4j-java"):
         harness.provision(["libdom4j-java"], tmp_path)
@@ -168,10 +168,10 @@ LANG3 = "libcommons-lang3-java"
 def test_provisioning_an_installed_package_locks_its_version_and_jars(tmp_path: Path) -> None:
     lock = harness.provision([LANG3], tmp_path)
     assert lock[LANG3] == _installed(LANG3)
-    written = json.loads((tmp_path / harness.LOCK_FILE).read_text())
+    written = json.loads((tmp_path / java_packages.LOCK_FILE).read_text())
     assert written["packages"] == lock
     assert "/usr/share/java/commons-lang3.jar" in written["jars"][LANG3]
-    assert "/usr/share/java/commons-lang3.jar" in (tmp_path / harness.CLASSPATH_FILE).read_text().splitlines()
+    assert "/usr/share/java/commons-lang3.jar" in (tmp_path / java_packages.CLASSPATH_FILE).read_text().splitlines()
 
 
 def test_remove_deletes_what_a_program_locked(tmp_path: Path) -> None:

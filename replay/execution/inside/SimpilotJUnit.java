@@ -1,7 +1,6 @@
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -232,7 +231,7 @@ public final class SimpilotJUnit {
             return request.usage != null ? usage(request.usage) : runOnce(classpath, request, proof);
         } catch (Throwable e) {
             e.printStackTrace(out);
-            proof.error("the runner failed: " + e.getClass().getName() + ": " + firstLine(e.getMessage()));
+            proof.error("the runner failed: " + e.getClass().getName() + ": " + SimpilotProof.firstLine(e.getMessage()));
             return 1;
         } finally {
             System.setOut(out);
@@ -435,7 +434,7 @@ public final class SimpilotJUnit {
             try {
                 selectors.addAll(select(loader, name));
             } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
-                System.out.println("SIMPILOT-FAILED " + name + " => " + e.getClass().getName() + ": " + firstLine(e.getMessage()));
+                System.out.println("SIMPILOT-FAILED " + name + " => " + e.getClass().getName() + ": " + SimpilotProof.firstLine(e.getMessage()));
                 proof.error(name + " => " + e.getClass().getName());
                 return 1;
             }
@@ -455,7 +454,7 @@ public final class SimpilotJUnit {
         for (TestExecutionSummary.Failure failure : summary.getFailures()) {
             Throwable e = failure.getException();
             System.out.println("SIMPILOT-FAILED " + failure.getTestIdentifier().getLegacyReportingName() + " => "
-                    + e.getClass().getName() + ": " + firstLine(e.getMessage()));
+                    + e.getClass().getName() + ": " + SimpilotProof.firstLine(e.getMessage()));
             StringWriter trace = new StringWriter();
             e.printStackTrace(new PrintWriter(trace));
             String[] lines = trace.toString().split("\n");
@@ -532,23 +531,10 @@ public final class SimpilotJUnit {
             return new Proof(mac, channel);
         }
 
-        /** The channel named in {@code $SIMPILOT_PROOF}: the key is the token pipe's first line (what follows is for simpilot's Python reporter). */
+        /** The channel named in {@code $SIMPILOT_PROOF} ({@link SimpilotProof#named}): the key is the token. */
         static Proof fromEnvironment() throws IOException, GeneralSecurityException {
-            String spec = System.getenv("SIMPILOT_PROOF");
-            if (spec == null || !spec.contains(":")) {
-                return silent();
-            }
-            String[] fds = spec.split(":");
-            String token;
-            try (var in = new FileInputStream("/proc/self/fd/" + fds[0])) {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                byte[] buffer = new byte[256];
-                for (int n; (n = in.read(buffer)) > 0; ) {  // a pipe: readAllBytes would try to seek
-                    bytes.write(buffer, 0, n);
-                }
-                token = bytes.toString(StandardCharsets.UTF_8).split("\n", 2)[0];
-            }
-            return of(token, new FileOutputStream("/proc/self/fd/" + fds[1], true));
+            SimpilotProof.Named named = SimpilotProof.named();
+            return named == null ? silent() : of(named.token(), new FileOutputStream(named.report(), true));
         }
 
         /**
@@ -582,7 +568,7 @@ public final class SimpilotJUnit {
         /** An error, its message cut to {@link #MESSAGE_CHARS}: a record is a line simpilot reads whole. */
         void error(String message) {
             String shown = message.length() > MESSAGE_CHARS ? message.substring(0, MESSAGE_CHARS) + "..." : message;
-            record("\"event\":\"error\",\"message\":" + quote(shown));
+            record("\"event\":\"error\",\"message\":" + SimpilotProof.quote(shown));
         }
 
         void end() {
@@ -591,7 +577,7 @@ public final class SimpilotJUnit {
 
         /** The end of a resident run: its exit status, and why the next run needs a fresh JVM (null: it does not). */
         void exit(int status, String restart) {
-            record("\"event\":\"exit\",\"status\":" + status + ",\"restart\":" + (restart == null ? "null" : quote(restart)));
+            record("\"event\":\"exit\",\"status\":" + status + ",\"restart\":" + (restart == null ? "null" : SimpilotProof.quote(restart)));
         }
 
         TestExecutionListener listener() {
@@ -615,7 +601,7 @@ public final class SimpilotJUnit {
                     if (id.isTest()) {
                         test(id, outcome);
                     } else if (!outcome.equals("passed")) {
-                        String why = result.getThrowable().map(t -> t.getClass().getName() + ": " + firstLine(t.getMessage())).orElse("failed");
+                        String why = result.getThrowable().map(t -> t.getClass().getName() + ": " + SimpilotProof.firstLine(t.getMessage())).orElse("failed");
                         error(id.getLegacyReportingName() + " => " + why);
                     }
                 }
@@ -624,7 +610,7 @@ public final class SimpilotJUnit {
 
         private void test(TestIdentifier id, String outcome) {
             String cls = id.getSource().map(Proof::className).orElse("");
-            record("\"event\":\"test\",\"id\":" + quote(cls + "#" + id.getLegacyReportingName()) + ",\"class\":" + quote(cls)
+            record("\"event\":\"test\",\"id\":" + SimpilotProof.quote(cls + "#" + id.getLegacyReportingName()) + ",\"class\":" + SimpilotProof.quote(cls)
                     + ",\"outcome\":\"" + outcome + "\"");
         }
 
@@ -637,32 +623,5 @@ public final class SimpilotJUnit {
             }
             return "";
         }
-
-        /** A JSON string. Besides what JSON requires, the characters Python's {@code splitlines} breaks lines at are escaped: a record is one line. */
-        static String quote(String text) {
-            StringBuilder b = new StringBuilder("\"");
-            for (char c : text.toCharArray()) {
-                switch (c) {
-                    case '"' -> b.append("\\\"");
-                    case '\\' -> b.append("\\\\");
-                    default -> {
-                        if (c < 0x20 || c == '\u0085' || c == '\u2028' || c == '\u2029') {
-                            b.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            b.append(c);
-                        }
-                    }
-                }
-            }
-            return b.append('"').toString();
-        }
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }

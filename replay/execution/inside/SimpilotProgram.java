@@ -2,7 +2,6 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -277,7 +276,7 @@ public final class SimpilotProgram {
     }
 
     private static Outcome failed(List<String> records, String message, int status) {
-        records.add("{\"event\":\"error\",\"message\":" + quote(message) + "}");
+        records.add("{\"event\":\"error\",\"message\":" + SimpilotProof.quote(message) + "}");
         records.add("{\"event\":\"test\",\"id\":\"" + TEST + "\",\"outcome\":\"failed\"}");
         records.add("{\"event\":\"end\",\"tampered\":[]}");
         return new Outcome(status, records);
@@ -622,14 +621,15 @@ public final class SimpilotProgram {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (!keep.contains(file)) {
-                        ok[0] &= deleteTree(file);
-                    }
-                    return FileVisitResult.CONTINUE;
+                    return dropUnlessKept(file);
                 }
 
                 @Override
                 public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return dropUnlessKept(file);
+                }
+
+                private FileVisitResult dropUnlessKept(Path file) {
                     if (!keep.contains(file)) {
                         ok[0] &= deleteTree(file);
                     }
@@ -888,17 +888,11 @@ public final class SimpilotProgram {
                         i += s.charAt(i) == '\\' ? 2 : 1;
                     }
                     i++;
-                } else if (c == '{') {
-                    depth++;
+                } else if (c == '{' || c == '}') {
+                    depth = c == '{' ? depth + 1 : Math.max(0, depth - 1);
                     i++;
-                } else if (c == '}') {
-                    depth = Math.max(0, depth - 1);
-                    i++;
-                } else if (c == '(') {
-                    parens++;
-                    i++;
-                } else if (c == ')') {
-                    parens = Math.max(0, parens - 1);
+                } else if (c == '(' || c == ')') {
+                    parens = c == '(' ? parens + 1 : Math.max(0, parens - 1);
                     i++;
                 } else if (Character.isJavaIdentifierStart(c)) {
                     int start = i;
@@ -1051,19 +1045,8 @@ public final class SimpilotProgram {
         }
 
         static Channel fromEnvironment() throws IOException {
-            String spec = System.getenv("SIMPILOT_PROOF");
-            if (spec == null || !spec.contains(":")) {
-                return new Channel("", null);
-            }
-            String[] fds = spec.split(":");
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (FileInputStream in = new FileInputStream("/proc/self/fd/" + fds[0])) {
-                byte[] buffer = new byte[256];
-                for (int n; (n = in.read(buffer)) > 0; ) {  // a pipe: read to its end
-                    bytes.write(buffer, 0, n);
-                }
-            }
-            return new Channel(bytes.toString(StandardCharsets.UTF_8), "/proc/self/fd/" + fds[1]);
+            SimpilotProof.Named named = SimpilotProof.named();
+            return named == null ? new Channel("", null) : new Channel(named.token(), named.report());
         }
 
         void write(List<String> records) throws IOException {
@@ -1080,29 +1063,8 @@ public final class SimpilotProgram {
         }
     }
 
-    private static String quote(String text) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
-
+    /** An error's first line, stripped. */
     private static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int newline = message.indexOf('\n');
-        return (newline < 0 ? message : message.substring(0, newline)).strip();
+        return SimpilotProof.firstLine(message).strip();
     }
 }

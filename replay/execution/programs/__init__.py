@@ -59,6 +59,7 @@ from replay.core.programs import EXTENSIONS, LANGUAGES, join
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 PROGRAM_TEST = "program"  # the one test id of a program run
+INSIDE = Path(__file__).resolve().parents[1] / "inside"  # the launchers, as files: what runs in the sandbox
 COMPILE_ERROR = "compile error: "  # how a launcher's error record names a compilation failure
 _NAMED = re.compile(r"^(?:[\w$]+\.)*([A-Za-z_$][\w$]*):")  # ``gaierror: ...``, ``socket.timeout: ...``
 _ERROR_CLASS = re.compile(r"^(?:[\w$]+[.:])*([\w$]*(?:Error|Exception|Exit|Failure|Interrupt|Warning))\b")
@@ -82,6 +83,16 @@ class Runner(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def launcher_text(name: str, **values: str) -> str:
+    """The launcher ``name`` of :data:`INSIDE` with its ``@KEY@`` placeholders filled in: the
+    names the Python side defines once (the proof channel's variable, the program's test id)
+    are never spelt again in another language."""
+    text = (INSIDE / name).read_text(encoding="utf-8")
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    return text
 
 
 def preparable(made: Runner) -> bool:

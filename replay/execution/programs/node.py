@@ -62,20 +62,20 @@ import json
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.core.paths import cache_root
 from replay.environments.environment import allow_reading
-from replay.execution.programs import Program, Runner, remove
+from replay.execution.programs import INSIDE, Program, Runner, remove
+from replay.execution.programs.scratch import budgeted, run_folder, runner_home
 from replay.execution.proof.check import Channel
-from replay.execution.runners.warm import JUnitServer, _Resident, cpu_budget
+from replay.execution.runners.warm import JUnitServer, _Resident
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 
 LANGUAGES = ("javascript", "typescript")
-LAUNCHER = Path(__file__).resolve().parents[1] / "inside" / "node_launcher.js"
+LAUNCHER = INSIDE / "node_launcher.js"
 MIN_NODE = 18  # worker_threads, fs.rmSync, Atomics on SharedArrayBuffer in workers
 TYPESCRIPT = "typescript"
 NODE_TYPES = "@types/node"
@@ -408,25 +408,14 @@ class FreshRunner:
 
     def __init__(self, language: str, sandbox: Sandbox, made: Tools, workdir: Path | None):
         self.language, self.sandbox, self.tools = language, sandbox, made
-        self.home = Path(tempfile.mkdtemp(prefix="simpilot-node-", dir=workdir))
+        self.home = runner_home("simpilot-node-", workdir)
 
     def run(self, program: Program, timeout: float, cpu: float | None = None) -> ProcessResult:
-        folder = Path(tempfile.mkdtemp(prefix="run-", dir=self.home))
-        try:
-            work = folder / "work"
-            work.mkdir()
-            source = folder / "program"  # outside the work folder: the program does not find itself there
-            source.write_text(program.source, encoding="utf-8")
-            sandbox = self.sandbox
-            if cpu is not None:
-                budget = cpu_budget(cpu, sandbox.limits.cpu_seconds)
-                sandbox = dataclasses.replace(sandbox, limits=dataclasses.replace(sandbox.limits, cpu_seconds=budget))
+        with run_folder(self.home, program, "program") as (folder, source):
             command = self.tools.command("--run", "--source", str(source), "--name", file_name(program), "--language", program.language)
             with Channel() as channel:
                 # how it ended (CPU time at the budget, memory, ...) the sandbox decides, by its limits
-                return sandbox.run(command, work, timeout, self.tools.env(), channel)
-        finally:
-            remove(folder)
+                return budgeted(self.sandbox, cpu).run(command, folder / "work", timeout, self.tools.env(), channel)
 
     def close(self) -> None:
         remove(self.home)
@@ -448,7 +437,7 @@ class WarmRunner:
 
     def __init__(self, language: str, sandbox: Sandbox, made: Tools, workdir: Path | None):
         self.language = language
-        self.home = Path(tempfile.mkdtemp(prefix="simpilot-node-warm-", dir=workdir))
+        self.home = runner_home("simpilot-node-warm-", workdir)
         self.work = self.home / "work"
         self.work.mkdir()
         command = made.command("--serve", *(["--clean-tmp"] if sandbox.enabled else []))

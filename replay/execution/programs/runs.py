@@ -146,12 +146,11 @@ class ProgramRuns:
                 self._give_back(task.language, prepared, runner)
 
     def close(self) -> None:
+        """Close every runner made; the next run makes new ones."""
         with self._lock:
-            for made in self._all:
-                made.close()
-            self._all.clear()
-            self._idle.clear()
-            self._shared.clear()
+            made, self._all, self._idle, self._shared = self._all, [], {}, {}
+            for runner in made:
+                runner.close()
 
 
 def manifest_timeout(manifest: Manifest, timeout: float | None) -> float:

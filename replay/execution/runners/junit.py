@@ -34,6 +34,8 @@ from replay.core.records import Status
 
 CLASSES = ".simpilot/classes"
 RUNNER_SOURCE = Path(__file__).resolve().parents[1] / "inside" / "SimpilotJUnit.java"
+# the proof protocol of both Java launchers (this runner and the program launcher), compiled with each
+PROOF_SOURCE = RUNNER_SOURCE.with_name("SimpilotProof.java")
 # Quick start-up over peak speed (tests are short); a bounded heap and code cache so the JVM's
 # up-front address-space reservations fit the sandbox's memory limit; no attach mechanism, through
 # which a process the tests start could load an agent that rewrites the runner's classes.
@@ -149,7 +151,7 @@ def toolchain() -> JavaToolchain:
             f"JUnit 5 is not installed at {jar}: install it (Debian/Ubuntu: apt-get install junit5) or set SIMPILOT_JUNIT_JAR"
         )
     version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
-    key = hashlib.sha256(RUNNER_SOURCE.read_bytes() + version.encode() + str(jar).encode()).hexdigest()[:16]
+    key = hashlib.sha256(launcher_bytes(RUNNER_SOURCE) + version.encode() + str(jar).encode()).hexdigest()[:16]
     home = _cache_root() / key
     if not (home / "runner.jar").is_file():
         _build_runner(home, javac, java, jar)
@@ -169,13 +171,7 @@ def _build_runner(home: Path, javac: str, java: str, jar: Path) -> None:
     home.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=home.parent) as tmp:
         work = Path(tmp)
-        classes = work / "classes"
-        proc = subprocess.run([javac, "-d", str(classes), "-cp", str(jar), str(RUNNER_SOURCE)], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SimpilotError(f"could not compile simpilot's JUnit runner with {javac}: {proc.stderr.strip()[-300:]}")
-        with zipfile.ZipFile(work / "runner.jar", "w") as zf:
-            for f in sorted(classes.rglob("*.class")):
-                zf.write(f, f.relative_to(classes).as_posix())
+        build_jar([javac, "-cp", str(jar)], RUNNER_SOURCE, work / "runner.jar", "JUnit runner")
         (work / "SelfTest.java").write_text(_SELF_TEST)
         probe = [
             java,
@@ -195,6 +191,25 @@ def _build_runner(home: Path, javac: str, java: str, jar: Path) -> None:
         if proc.returncode != 0 or "succeeded=1" not in proc.stdout:
             raise SimpilotError(f"simpilot's JUnit runner failed its self-test with {jar}: {(proc.stdout + proc.stderr).strip()[-300:]}")
         publish(work, home, ("runner.jar", "app.jsa"))
+
+
+def launcher_bytes(source: Path) -> bytes:
+    """What a Java launcher is built from (``source`` and the proof protocol): its cache key's part."""
+    return source.read_bytes() + PROOF_SOURCE.read_bytes()
+
+
+def build_jar(javac: list[str], source: Path, jar: Path, what: str, timeout: float | None = None) -> None:
+    """Compile the launcher ``source`` with the proof protocol (``javac``: the compiler and its
+    options) into the jar ``jar``, its classes staged in a folder beside it; raises naming ``what``
+    when it does not compile."""
+    classes = jar.parent / "classes"
+    command = [*javac, "-d", str(classes), str(source), str(PROOF_SOURCE)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise SimpilotError(f"could not compile simpilot's {what} with {javac[0]}: {proc.stderr.strip()[-300:]}")
+    with zipfile.ZipFile(jar, "w") as zf:
+        for f in sorted(classes.rglob("*.class")):
+            zf.write(f, f.relative_to(classes).as_posix())
 
 
 def publish(work: Path, home: Path, names: tuple[str, ...]) -> None:
