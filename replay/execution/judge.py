@@ -28,6 +28,7 @@ from replay.core.programs import fill
 from replay.core.records import Status, Task
 from replay.core.repo_paths import task_file
 from replay.execution import programs
+from replay.execution.inside.server_protocol import PYTEST_CRASHED
 from replay.execution.nothing_verdict import suggested_needlessly, suggestion_detail
 from replay.execution.output import OUTPUT_LIMIT, OUTPUT_TEST, Lines, compile_filter, crash_line, judge, normalised, reference_lines
 from replay.execution.programs.runs import ProgramRuns, classify_program, program_shortfall
@@ -45,7 +46,7 @@ from replay.execution.proof.check import (
 from replay.execution.python_checks import compile_status, may_read_names, undefined_names
 from replay.execution.run_end import ended, is_memory_error, stopped_by_limit
 from replay.execution.runners import junit as java_runner
-from replay.execution.runners.warm import DIED_MID_RUN, PYTEST_CRASHED, pytest_args
+from replay.execution.runners.warm import DIED_MID_RUN, pytest_args
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
 from replay.execution.workcopies.copies import COPY_PREFIX, WorkCopy
 
