@@ -18,8 +18,9 @@ from replay.core.records import Status, Task
 from replay.execution.judge import Evaluator
 from replay.execution.sandbox.bubblewrap import Limits, Sandbox
 from replay.execution.sandbox.cgroups import parents
+from replay.execution.scheduling.limits import judge_here
 from replay.execution.scheduling.references import ReferenceRuns
-from replay.run.pipeline import judge_here, outcome
+from replay.run.pipeline import outcome
 from replay.store import Store
 
 from ..conftest import tiny_scenario
