@@ -74,10 +74,12 @@ class CopyPool:
         return self.classes.new_copy(manifest, self.sandbox)
 
     def close(self) -> None:
+        """Close every copy (its servers too) and forget them; the Java classes go with them."""
         with self._lock:
-            for copy in self.copies:
-                copy.close()
+            closing = list(self.copies)
             self.copies.clear()
             self._made.clear()
             self._idle.clear()
+        for copy in closing:
+            copy.close()
         self.classes.clear()
