@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from replay.core.records import Kind, Position, Span, Status, Task
-from replay.execution.judge import classify_failure
+from replay.execution.classify import classify_failure
 from replay.execution.sandbox.bubblewrap import ProcessResult
 
 TASK = Task("r:a.py:infill:1-1", "r", "python", "a.py", Kind.INFILL, "statements", True, Span(0, 1, Position(0, 0), Position(0, 1)),

@@ -17,7 +17,8 @@ from replay.core.records import Completion, Kind, Outcome, Position, Span, Statu
 from replay.execution.judge import Verdict
 from replay.run import client as client_module
 from replay.run import pipeline
-from replay.run.pipeline import ReplaySettings, replay_run
+from replay.run.pipeline import replay_run
+from replay.run.settings import ReplaySettings
 from replay.store import RunInfo, Store
 
 SOURCE = b"def f():\n    return 1\n"

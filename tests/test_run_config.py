@@ -21,7 +21,8 @@ from replay.core.errors import SimpilotError
 from replay.core.scenarios import file_digest, legacy_file_digest
 from replay.execution.sandbox.bubblewrap import Limits
 from replay.run.configuration import legacy_config, model_settings, run_config
-from replay.run.pipeline import ReplaySettings, open_run
+from replay.run.resume import open_run
+from replay.run.settings import ReplaySettings
 from replay.store import Store
 
 CHAT = {"kind": "openai-chat", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen"}

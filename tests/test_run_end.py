@@ -8,7 +8,7 @@ import signal
 import pytest
 
 from replay.core.records import Outcome, Status
-from replay.execution.judge import classify_failure, classify_output
+from replay.execution.classify import classify_failure, classify_output
 from replay.execution.output import judge
 from replay.execution.programs.runs import classify_program
 from replay.execution.proof.check import Proof, Shortfall

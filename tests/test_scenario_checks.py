@@ -67,7 +67,7 @@ def test_a_scenario_line_with_a_reversed_span_or_an_unknown_language_names_its_l
 
 def test_a_span_past_the_files_end_is_refused_before_the_run(tiny_repo: Path, tmp_path: Path) -> None:
     from replay.config.manifest import RepoCatalog, open_repository
-    from replay.run.pipeline import check_sources
+    from replay.run.resume import check_sources
 
     task = _one_task(tiny_repo, tmp_path)
     size = (tiny_repo / task.path).stat().st_size

@@ -25,7 +25,7 @@ from replay.core.repo_paths import PathRefused, UnsafePath, file_in_repo, relati
 from replay.core.scenarios import read_tasks, write_tasks
 from replay.execution.judge import Evaluator
 from replay.execution.sandbox.bubblewrap import Sandbox
-from replay.run.pipeline import check_sources
+from replay.run.resume import check_sources
 
 # each refused spelling, and words its message must hold
 BAD = {

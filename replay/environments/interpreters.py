@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 PROBE_TIMEOUT = 60.0
 MIN_PYTHON = (3, 9)  # the warm test server uses os.pidfd_open and os.waitstatus_to_exitcode
-PLUGINS = ("pytest_proof.py", "pytest_select.py")
+PLUGINS = ("pytest_proof.py", "proof_channel.py", "pytest_select.py")
 _PROBE = (
     "import json, sys, sysconfig, importlib.util as u\n"
     "print(json.dumps({'running': sys.executable, 'version': '%d.%d' % sys.version_info[:2], 'full_version': sys.version,"

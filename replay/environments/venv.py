@@ -33,7 +33,6 @@ SETUP_TIMEOUT = 1800.0  # seconds for one setup command (downloads included)
 OUTPUT_BYTES = 16000  # the end of a setup command's output, where its error is
 READY = ".simpilot-ready"  # written last: a venv without it is half-built
 PTH = "zz-simpilot.pth"  # sorts after the venv's own .pth files
-PLUGINS = ("pytest_proof.py", "pytest_select.py")
 DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "Pipfile.lock", "poetry.lock", "uv.lock", "pdm.lock")
 DEPENDENCY_GLOBS = ("requirements*.txt", "requirements/*.txt", "constraints*.txt")
 # What the throw-away setup copy leaves out: caches and environments, never .git (setuptools-scm

@@ -18,7 +18,7 @@ A run of model-written code ends in one of five ways, and each has its own evide
 
 :func:`how_it_ended` is the rule, a pure function of those facts. The runners (``sandbox.py``, the
 warm servers of ``warm.py``, the program runners of ``programs/``) apply it to what they saw of the
-process; the classifiers (``evaluate.py``, ``program_runs.py``) apply it again with the error
+process; the classifiers (``classify.py``, ``programs/runs.py``) apply it again with the error
 classes the run reported (:func:`ended`), so that a ``MemoryError`` in a test is the memory class
 wherever it shows. A memory kill is never a timeout: it is :attr:`Status.OUT_OF_MEMORY`.
 """

@@ -33,10 +33,12 @@ from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.scenarios import hole_context
 from replay.execution.judge import Evaluator, Verdict
 from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.limits import judge_here
 from replay.execution.scheduling.references import ReferenceRuns
 from replay.jobs.output import err, out, print_json
-from replay.run.pipeline import check_sources, judge_here, model_error, outcome
+from replay.run.pipeline import model_error, outcome
 from replay.run.progress import progress
+from replay.run.resume import check_sources
 from replay.scoring.stats import mcnemar_exact, wilson
 from replay.store import Store
 
@@ -101,7 +103,7 @@ def judge(
     references = ReferenceRuns(evaluator, [entries[0][1] for entries in todo.values()])
 
     def run(key: tuple[str, str]) -> Verdict:
-        """The verdict under replay's limits (see ``pipeline.first_limits``)."""
+        """The verdict under replay's limits (see ``limits.first_limits``)."""
         return judge_here(evaluator, references, todo[key][0][1], key[1])
 
     threads = evaluator.threads(entries[0][1] for entries in todo.values())

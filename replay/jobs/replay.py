@@ -29,13 +29,16 @@ from replay.core.scenarios import read_tasks
 from replay.environments.environment import identity
 from replay.execution.judge import Evaluator
 from replay.execution.sandbox.bubblewrap import Sandbox
+from replay.execution.scheduling.limits import TIMEOUTS
 from replay.execution.scheduling.shared_verdicts import SharingEvaluator
 from replay.reports.model_runs import shown_model
 from replay.run.client import bridge_command
 from replay.run.configuration import run_config
-from replay.run.pipeline import TIMEOUTS, ReplaySettings, answered, check_sources, open_run, replay_run
+from replay.run.pipeline import replay_run
 from replay.run.progress import err, progress
+from replay.run.resume import answered, check_sources, open_run
 from replay.run.session import run_session
+from replay.run.settings import ReplaySettings
 from replay.store import Store
 
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from replay.cli import cli
+from replay.execution.scheduling import limits
 from replay.execution.scheduling.references import ReferenceRuns
-from replay.run import pipeline
 
 from .conftest import chat_endpoint
 
@@ -41,7 +41,7 @@ def reference_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
         return original(self, task)
 
     monkeypatch.setattr(ReferenceRuns, "get", get)
-    monkeypatch.setattr(pipeline, "REPLAY_MIN_TIMEOUT", 2.0)  # a rule minimum this test can wait for
+    monkeypatch.setattr(limits, "REPLAY_MIN_TIMEOUT", 2.0)  # a rule minimum this test can wait for
     return made
 
 

@@ -16,9 +16,11 @@ import pytest
 from replay.config.manifest import RepoCatalog, open_repository
 from replay.core.records import Status, Task
 from replay.execution.judge import Evaluator
-from replay.execution.sandbox.bubblewrap import Limits, Sandbox, _parents
+from replay.execution.sandbox.bubblewrap import Limits, Sandbox
+from replay.execution.sandbox.cgroups import parents
+from replay.execution.scheduling.limits import judge_here
 from replay.execution.scheduling.references import ReferenceRuns
-from replay.run.pipeline import judge_here, outcome
+from replay.run.pipeline import outcome
 from replay.store import Store
 
 from ..conftest import tiny_scenario
@@ -56,7 +58,7 @@ raise RuntimeError(f'children ended with {codes}')
 
 
 def _memory_cgroup() -> bool:
-    return os.geteuid() == 0 and any("memory" in controllers for _, controllers in _parents())
+    return os.geteuid() == 0 and any("memory" in controllers for _, controllers in parents())
 
 
 def _answer(task: Task, code: str) -> str:

@@ -33,27 +33,15 @@ import traceback
 import types
 
 import forkserve
+import proof_channel
+import server_protocol
 
 # Known by those names only to this script: a program's ``import proctree`` finds its own.
-for _name in ("forkserve", "proctree"):
+for _name in ("forkserve", "proctree", "proof_channel", "server_protocol"):
     del sys.modules[_name]
 
-ENV = "SIMPILOT_PROOF"
 TEST = "program"
 FAILED = 1  # the exit status of a run that did not pass (the proof, not the status, is what counts)
-
-
-def _open_channel() -> tuple[str, int | None]:
-    spec = os.environ.pop(ENV, "")
-    try:
-        token_fd, report_fd = (int(part) for part in spec.split(":"))
-    except ValueError:
-        return "", None
-    chunks = []
-    while chunk := os.read(token_fd, 4096):
-        chunks.append(chunk)
-    os.close(token_fd)
-    return b"".join(chunks).decode(), report_fd
 
 
 def _records(token: str, fd: int | None, *records: dict) -> None:
@@ -74,7 +62,8 @@ def _described(exc: BaseException) -> str:
 def run_program(path: str) -> int:
     """Run the program at ``path`` as ``python PATH`` would, reporting through the proof
     channel; the exit status to end with."""
-    token, fd = _open_channel()
+    key, fd = proof_channel.open_channel()
+    token = key.decode()
     path = os.path.abspath(path)
     folder = os.path.dirname(path)
     os.chdir(folder)
@@ -162,6 +151,6 @@ if __name__ == "__main__":
     if "--preload" in arguments:
         _preload([n for n in arguments[arguments.index("--preload") + 1].split(",") if n])
     gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
-    answers.write('{"ready": true}\n')
+    answers.write(server_protocol.READY + "\n")
     answers.flush()
-    forkserve.serve(sys.stdin, answers, "--sandboxed" in arguments, _child)
+    forkserve.serve(sys.stdin, answers, server_protocol.SANDBOXED in arguments, _child)

@@ -23,7 +23,8 @@ code objects, not names), and no frame on the stack may be the answer's or code 
 string. A call that fails those checks is a ``tampered`` record instead. The end record lists the
 framework objects that were replaced during the run.
 
-It runs in the tests' interpreter inside the sandbox, so it imports nothing of simpilot.
+It runs in the tests' interpreter inside the sandbox, so it imports nothing of simpilot but its sibling
+``proof_channel`` (the channel's reader, shared with ``program_server.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from typing import Any
 
 import pytest
 
-ENV = "SIMPILOT_PROOF"
+from . import proof_channel
+
 # What pytest itself rebinds during a run: the assertion-comparison hooks it installs around each
 # test, and the method its legacypath plugin swaps in at configuration. Not tampering.
 _REBOUND = {
@@ -58,16 +60,10 @@ _REPORTERS = ("_pytest.runner", "_pytest.main", "_pytest.unittest", "_pytest.sub
 
 def _open_channel() -> tuple[bytes, int | None, dict[str, object]]:
     """The key, the report descriptor and the answer's place (``path``, ``first``, ``last``)."""
-    spec = os.environ.pop(ENV, "")
-    try:
-        token_fd, report_fd = (int(part) for part in spec.split(":"))
-    except ValueError:
+    carried, report_fd = proof_channel.open_channel()
+    if report_fd is None:
         return b"", None, {}
-    chunks = []
-    while chunk := os.read(token_fd, 4096):
-        chunks.append(chunk)
-    os.close(token_fd)
-    key, _, rest = b"".join(chunks).partition(b"\n")
+    key, _, rest = carried.partition(b"\n")
     try:
         answer = json.loads(rest) if rest.strip() else {}
     except ValueError:

@@ -11,7 +11,7 @@ the clean-up after each run are ``forkserve.py``'s. The run's proof reporter is
 ``pytest_proof.py``.
 
 This file runs in the tests' interpreter inside the sandbox, as a script: it imports nothing of
-simpilot's packages, only its sibling modules ``forkserve`` and ``proctree`` (standard library
+simpilot's packages, only its sibling modules ``forkserve``, ``proctree`` and ``server_protocol`` (standard library
 only), found in this script's folder, which is ``sys.path[0]``.
 """
 
@@ -29,9 +29,10 @@ import types
 
 import forkserve
 import pytest
+import server_protocol
 
 # Known by those names only to this script: a test's ``import proctree`` finds the repository's own.
-for _name in ("forkserve", "proctree"):
+for _name in ("forkserve", "proctree", "server_protocol"):
     del sys.modules[_name]
 
 # The server's caches live in its own memory: a run is a forked child, which gets a copy of them
@@ -106,7 +107,7 @@ def _cache_compiled(paths: list[str]) -> None:
     importlib.machinery.SourceFileLoader.source_to_code = source_to_code  # type: ignore[method-assign]
 
 
-CRASHED = 70  # the exit status of a run in which pytest itself raised (warm.py reads it)
+CRASHED = server_protocol.PYTEST_CRASHED  # the exit status of a run in which pytest itself raised
 
 
 def _child(request: dict, env: dict[str, str], cpu: int, private: list[int]) -> None:
@@ -151,6 +152,6 @@ if __name__ == "__main__":
     _cache_rewritten_tests(sources)  # installed once here, inherited by every run
     _cache_compiled(sources)
     gc.freeze()  # what the server imported is never collected again: cheaper runs, fewer copied pages
-    answers.write('{"ready": true}\n')
+    answers.write(server_protocol.READY + "\n")
     answers.flush()
-    forkserve.serve(sys.stdin, answers, "--sandboxed" in sys.argv[1:], _child)
+    forkserve.serve(sys.stdin, answers, server_protocol.SANDBOXED in sys.argv[1:], _child)

@@ -54,8 +54,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from replay.core.records import TAMPERED_DETAIL as TAMPERED
+from replay.execution.inside.proof_channel import ENV
 
-ENV = "SIMPILOT_PROOF"  # "TOKEN_FD:REPORT_FD" in the test process's environment (the reporter removes it)
 PYTEST_PLUGIN = "replay.execution.inside.pytest_proof"
 _SIGNED = re.compile(r"([0-9a-f]{64})\t(.*)")
 

@@ -39,6 +39,7 @@ from replay.config.manifest import Manifest
 from replay.core.errors import SimpilotError
 from replay.environments.commands import suite_env
 from replay.execution.inside.proctree import descendants, process_cpu
+from replay.execution.inside.server_protocol import READY, SANDBOXED
 from replay.execution.proof.check import Answer, new_token, parse, sign, with_tampering
 from replay.execution.run_end import how_it_ended
 from replay.execution.runners.junit import toolchain
@@ -50,7 +51,6 @@ MAX_RUNS = 200
 CPU_POLL = 0.1  # how often a JUnit run's CPU time is looked at against its budget
 TAIL_LINES = 400  # lines of a JUnit run's output kept for its tail (the runner sends a tail already)
 PYTEST_SERVER = Path(__file__).resolve().parents[1] / "inside" / "pytest_server.py"
-PYTEST_CRASHED = 70  # pytest_server.CRASHED: pytest itself raised during the run (it runs as a script, not imported)
 DIED_MID_RUN = "in the middle of the run"  # how a run whose test process went away is reported
 # Where a JVM's request channel is made: a folder every sandbox replaces with one of its own, so
 # that no other sandbox sees the socket, and a short path (a socket's may have 107 bytes at most)
@@ -180,7 +180,7 @@ class _Resident:
 class ForkServer(_Resident):
     """A server of ``forkserve.py``'s protocol: a fresh child forked per run."""
 
-    ready_line = b'{"ready": true}'
+    ready_line = READY.encode()
 
     def request(self, payload: dict, timeout: float, cpu: float | None = None, answer: Answer | None = None) -> ProcessResult:
         """One run of ``payload`` (what the server's child needs); the proof is what the run
@@ -218,7 +218,7 @@ class PytestServer(ForkServer):
     the repository's test interpreter (its ``[environment]``'s, else simpilot's own)."""
 
     def __init__(self, sandbox: Sandbox, workdir: Path, env: dict[str, str], python: str = sys.executable):
-        command = [python, str(PYTEST_SERVER), *(["--sandboxed"] if sandbox.enabled else [])]
+        command = [python, str(PYTEST_SERVER), *([SANDBOXED] if sandbox.enabled else [])]
         super().__init__(sandbox, workdir, command, env)
         self._scratch: str | None = None
 

@@ -50,7 +50,6 @@ Without bubblewrap, model output is not run unless the caller explicitly chose
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
 import shutil
 import signal
@@ -58,7 +57,6 @@ import site
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +67,7 @@ from replay.environments.environment import readable_folders
 from replay.execution.inside import proctree
 from replay.execution.proof.check import Channel, Proof
 from replay.execution.run_end import RunEnd, how_it_ended
+from replay.execution.sandbox import cgroups
 
 TAIL_BYTES = 4000
 
@@ -259,9 +258,9 @@ class Sandbox:
     def _popen(self, argv: list[str], **kwargs) -> subprocess.Popen:
         """Start ``argv`` in a session of its own and, where root needs them, in cgroups of its
         own (joined by a shell that then becomes the command, so nothing runs outside them)."""
-        groups = _Cgroups.create(self.limits) if self.enabled else None
+        groups = cgroups.Cgroups.create(self.limits.processes, self.limits.memory_bytes) if self.enabled else None
         if groups is not None:
-            argv = ["/bin/sh", "-c", _JOIN_AND_EXEC, str(len(groups.procs)), *map(str, groups.procs), *argv]
+            argv = ["/bin/sh", "-c", cgroups.JOIN_AND_EXEC, str(len(groups.procs)), *map(str, groups.procs), *argv]
         try:
             proc = subprocess.Popen(argv, start_new_session=True, **kwargs)
         except BaseException:
@@ -269,8 +268,7 @@ class Sandbox:
                 groups.remove()
             raise
         if groups is not None:
-            with _LOCK:
-                _GROUPS[proc.pid] = groups
+            cgroups.register(proc.pid, groups)
         return proc
 
 
@@ -315,8 +313,7 @@ def _finish(proc: subprocess.Popen) -> _Finished:
     """:func:`kill_group`, keeping what the run's end needs from its cgroups before they go."""
     proctree.kill_group(proc.pid)
     cpu = _wait(proc)
-    with _LOCK:
-        groups = _GROUPS.pop(proc.pid, None)
+    groups = cgroups.release(proc.pid)
     if groups is None:
         return _Finished(cpu, None, 0)
     finished = _Finished(cpu, groups.cpu_seconds(), groups.oom_kills())
@@ -342,8 +339,7 @@ def _wait(proc: subprocess.Popen) -> float | None:
 def memory_kills(proc: subprocess.Popen) -> int:
     """How many processes of ``proc``'s sandbox the out-of-memory killer has ended so far (0
     without cgroups of its own). A resident server's runs each take the difference."""
-    with _LOCK:
-        groups = _GROUPS.get(proc.pid)
+    groups = cgroups.of(proc.pid)
     return groups.oom_kills() if groups is not None else 0
 
 
@@ -387,154 +383,3 @@ def needed_paths(command: list[str]) -> list[str]:
         if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
             kept.append(path)
     return kept
-
-
-# -- cgroups: limits the kernel does not apply to root -------------------------------------------
-
-# ``sh -c SCRIPT N PROCS... COMMAND...``: write this shell's pid into each of the N cgroup.procs
-# files, then become COMMAND (prlimit, then bwrap) inside the groups.
-_JOIN_AND_EXEC = 'n=$0; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"'
-_LOCK = threading.Lock()
-_GROUPS: dict[int, _Cgroups] = {}
-_COUNTER = itertools.count()
-_CGROUP_ROOT = Path("/sys/fs/cgroup")
-
-
-@dataclass(frozen=True, slots=True)
-class _Cgroups:
-    """The cgroups of one sandbox (one per cgroup-v1 controller, or one cgroup-v2 folder)."""
-
-    folders: tuple[Path, ...]
-
-    @property
-    def procs(self) -> tuple[Path, ...]:
-        return tuple(f / "cgroup.procs" for f in self.folders)
-
-    @classmethod
-    def create(cls, limits: Limits) -> _Cgroups | None:
-        """New cgroups capping ``limits.processes`` and ``limits.memory_bytes``, or None when the
-        process cap already holds (not root) or no usable controller exists."""
-        if os.geteuid() != 0:
-            return None
-        name = f"simpilot-{os.getpid()}-{next(_COUNTER)}"
-        settings = {
-            "pids": {"pids.max": str(limits.processes)},
-            "memory": {"memory.limit_in_bytes": str(limits.memory_bytes), "memory.max": str(limits.memory_bytes)},
-            "cpuacct": {},  # counts the CPU time of the whole sandbox (cgroup v1; v2 counts it in every group)
-        }
-        folders: list[Path] = []
-        try:
-            for parent, controller in _parents():
-                folder = parent / name
-                folder.mkdir()
-                folders.append(folder)
-                for controller_name in controller:
-                    for key, value in settings[controller_name].items():
-                        if (folder / key).exists():
-                            (folder / key).write_text(value)
-        except OSError:
-            cls(tuple(folders)).remove()
-            return None
-        return cls(tuple(folders)) if folders else None
-
-    def cpu_seconds(self) -> float | None:
-        """The CPU time of everything that ran in these cgroups: on cgroup v1 the larger of
-        ``cpuacct.usage`` and ``usage_user + usage_sys`` (nanoseconds; the second follows the
-        sampled clock that ``RLIMIT_CPU`` counts, which runs ahead of the first), on cgroup v2
-        ``usage_usec`` of ``cpu.stat``; None without either."""
-        for folder in self.folders:
-            try:
-                counts = [int((folder / f"cpuacct.{name}").read_text()) for name in ("usage", "usage_user", "usage_sys")]
-                return max(counts[0], counts[1] + counts[2]) / 1e9
-            except (OSError, ValueError):
-                pass
-            try:
-                stat = dict(line.split(" ", 1) for line in (folder / "cpu.stat").read_text().splitlines() if " " in line)
-                return int(stat["usage_usec"]) / 1e6
-            except (OSError, ValueError, KeyError):
-                pass
-        return None
-
-    def oom_kills(self) -> int:
-        """The processes the out-of-memory killer ended in these cgroups: ``oom_kill`` of
-        ``memory.events`` (cgroup v2) or of ``memory.oom_control`` (cgroup v1, Linux 4.13)."""
-        kills = 0
-        for folder in self.folders:
-            for name in ("memory.events", "memory.oom_control"):
-                try:
-                    lines = (folder / name).read_text().splitlines()
-                except OSError:
-                    continue
-                kills += sum(
-                    int(value) for key, _, value in (line.partition(" ") for line in lines) if key == "oom_kill" and value.isdigit()
-                )
-        return kills
-
-    def remove(self) -> None:
-        """Kill whatever is still in these cgroups, then delete them."""
-        for folder in self.folders:
-            for _ in range(100):
-                try:
-                    pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
-                except (OSError, ValueError):
-                    break
-                if not pids:
-                    break
-                proctree.kill(pids)
-                time.sleep(0.01)
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-
-
-_PARENTS: list[tuple[Path, tuple[str, ...]]] | None = None
-
-
-def _parents() -> list[tuple[Path, tuple[str, ...]]]:
-    """Where this process may create sandbox cgroups, below its own, and which of the
-    ``pids``/``memory`` controllers each place has (looked up once). Empty folders left by an
-    earlier simpilot process that was killed are removed on the way."""
-    global _PARENTS
-    with _LOCK:
-        if _PARENTS is None:
-            _PARENTS = _find_parents()
-            for parent, _ in _PARENTS:
-                _remove_stale(parent)
-        return _PARENTS
-
-
-def _find_parents() -> list[tuple[Path, tuple[str, ...]]]:
-    try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return []
-    found: list[tuple[Path, tuple[str, ...]]] = []
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        wanted = tuple(c for c in ("pids", "memory", "cpuacct") if c in controllers.split(","))
-        if wanted:  # cgroup v1: one hierarchy per controller
-            folder = _CGROUP_ROOT / controllers / path.lstrip("/")
-            if os.access(folder, os.W_OK):
-                found.append((folder, wanted))
-    if found:
-        return found
-    for line in lines:  # cgroup v2: only where the controllers are already delegated below us
-        if line.startswith("0::"):
-            folder = _CGROUP_ROOT / line[3:].lstrip("/")
-            try:
-                enabled = (folder / "cgroup.subtree_control").read_text().split()
-            except OSError:
-                return []
-            wanted = tuple(c for c in ("pids", "memory") if c in enabled)
-            return [(folder, wanted)] if wanted and os.access(folder, os.W_OK) else []
-    return []
-
-
-def _remove_stale(parent: Path) -> None:
-    """Remove the sandbox cgroups of simpilot processes that no longer exist (killed before they
-    could clean up), killing anything still in them."""
-    for folder in parent.glob("simpilot-*-*"):
-        pid = folder.name.split("-")[1]
-        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
-            _Cgroups((folder,)).remove()

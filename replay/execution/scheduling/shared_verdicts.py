@@ -10,6 +10,8 @@ check runs its filler again and again on a plain :class:`Evaluator`).
 
 from __future__ import annotations
 
+import threading
+
 from replay.core.records import Task
 from replay.execution.judge import Evaluator, Verdict
 
@@ -23,6 +25,7 @@ class SharingEvaluator(Evaluator):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._verdicts: dict[Key, Verdict] = {}
+        self._lock = threading.Lock()  # the verdicts and the counts
         self.asked = 0
         self.executed = 0
 
