@@ -14,6 +14,14 @@ from enum import Enum
 from replay.core.records import Task
 
 
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Why one candidate is not kept: ``reason`` to act on, ``message`` to show."""
+
+    reason: DropReason
+    message: str
+
+
 class DropReason(Enum):
     """What kind of evidence was missing for a candidate to be kept."""
 
@@ -25,14 +33,6 @@ class DropReason(Enum):
     UNPROVEN = "unproven"  # a failure that no test's own result shows
     NO_PROBE_COMPILES = "no_probe_compiles"  # neither the filler nor a throwing probe compiles
     NO_FAILING_ADDITION = "no_failing_addition"  # a decision place no plausible (longer) answer breaks
-
-
-@dataclass(frozen=True, slots=True)
-class Drop:
-    """Why one candidate is not kept: ``reason`` to act on, ``message`` to show."""
-
-    reason: DropReason
-    message: str
 
 
 @dataclass(frozen=True, slots=True)
