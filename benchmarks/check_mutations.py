@@ -307,7 +307,7 @@ MUTATIONS: dict[str, tuple[Mutation, ...]] = {
         Mutation(
             "no compiling probe kept",
             GATE,
-            '            return "neither the filler nor a throwing probe compiles: no test can be shown to notice the hole"',
+            "            return Drop(DropReason.NO_PROBE_COMPILES, NO_PROBE_COMPILES)",
             "            return None",
             GATE_TESTS,
         ),

@@ -30,8 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 from replay.jobs.compare import compare_run, render  # noqa: E402
 from replay.jobs.replay import ReplayOptions, run_models  # noqa: E402
-from replay.reports import models as comparison  # noqa: E402
+from replay.reports.model_comparison import ModelComparison, ModelRun, compare_models  # noqa: E402
 from replay.reports.model_runs import load_model_runs  # noqa: E402
+from replay.reports.model_text import markdown  # noqa: E402
 from replay.run.progress import err  # noqa: E402
 from replay.store import Store  # noqa: E402
 
@@ -77,17 +78,17 @@ def main() -> None:
         outcomes = [o for mine in per_run for o in mine]
         within = sum(len({(o.task_id, o.processed) for o in mine}) for mine in per_run)
         tables = {}
-        by_language: dict[str, dict[str, comparison.ModelComparison]] = {}
+        by_language: dict[str, dict[str, ModelComparison]] = {}
         for preset in PRESETS:
             runs, strata = load_model_runs(store, run_ids, preset)
-            tables[preset] = comparison.compare_models(runs, strata)
+            tables[preset] = compare_models(runs, strata)
             by_language[preset] = {}
             for language in sorted({s["language"] for s in strata.values()}):
                 mine = [
-                    comparison.ModelRun(r.model, r.run_id, {t: v for t, v in r.samples.items() if strata[t]["language"] == language})
+                    ModelRun(r.model, r.run_id, {t: v for t, v in r.samples.items() if strata[t]["language"] == language})
                     for r in runs
                 ]
-                by_language[preset][language] = comparison.compare_models(mine, strata, by=())
+                by_language[preset][language] = compare_models(mine, strata, by=())
     finally:
         store.close()
     judged = [o for o in outcomes if o.processed is not None]
@@ -99,7 +100,7 @@ def main() -> None:
     )
     for preset, result in tables.items():
         print(f"\n### models, preset {preset}\n")
-        print(comparison.markdown(result))
+        print(markdown(result))
     print("\n### per model and language, preset none\n")
     print(language_table(by_language[PRESETS[0]]))
     print("\n### presets against none, per model (sample 0, exact McNemar; the steps' fixed / broke on sample 0 and on all samples)\n")
@@ -108,7 +109,7 @@ def main() -> None:
         render(c, err)
 
 
-def language_table(results: dict[str, comparison.ModelComparison]) -> str:
+def language_table(results: dict[str, ModelComparison]) -> str:
     """One row per (model, language): pass@1 with its interval, pass@n, DevBench's line-0 EM
     (any sample) and cosine: each language compared on its own."""
     rows = [

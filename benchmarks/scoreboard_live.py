@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lsp_bridge.serving import llama_server  # noqa: E402
+from lsp_bridge.serving import llama_cache, llama_run  # noqa: E402
 from replay.config.models import price_for  # noqa: E402
 from replay.core.recordings import read_recordings  # noqa: E402
 from replay.jobs.record import record  # noqa: E402
@@ -93,7 +93,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--price-per-hour", type=float, default=0.10)
     args = parser.parse_args()
-    if llama_server.find() is None:
+    if llama_cache.find() is None:
         raise SystemExit("no llama.cpp server: run bash .ci/setup --servers first")
     args.out.mkdir(parents=True, exist_ok=True)
     db = args.out / "results.sqlite"
@@ -101,7 +101,7 @@ def main() -> None:
     names = ("smollm2-llamacpp-infill", "smollm2-llamacpp-chat", "smollm2-local-chat")
     local, local_url = start_local()
     try:
-        with llama_server.start(ctx_size=4096, threads=1) as llama_url:  # two threads stall when anything else runs
+        with llama_run.start(ctx_size=4096, threads=1) as llama_url:  # two threads stall when anything else runs
             config.write_text(MODELS.format(llama=llama_url, local=local_url, price=args.price_per_hour), encoding="utf-8")
             for name in names:
                 start = time.monotonic()

@@ -9,6 +9,7 @@ import pytest
 from replay.core.records import Kind, Position, Span, Status, Task
 from replay.execution.judge import Verdict
 from replay.validation import gate as gate_module
+from replay.validation.drops import Drop, DropReason
 from replay.validation.gate import gate
 from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, TARGET_RUNS, planned_runs
 
@@ -66,8 +67,9 @@ def test_a_filler_passing_once_in_its_runs_drops_the_task_as_unstable(at: int) -
     """A pass on the 30th run is caught (two runs, as before, would keep the task); the runs stop there."""
     evaluator = Filler([Status.FAIL] * (at - 1) + [Status.PASS])
     report = gate(evaluator, [TASK], jobs=1)  # type: ignore[arg-type]
-    [(dropped, why)] = report.dropped
-    assert why == f"unstable: the filler passed 1 of {at} runs" and evaluator.runs == at
+    [only] = report.dropped
+    dropped, why = only.task, only.why
+    assert why == Drop(DropReason.UNSTABLE, f"unstable: the filler passed 1 of {at} runs") and evaluator.runs == at
     assert dropped.validation is not None and dropped.validation.stable is False and dropped.validation.filler_fails is False
 
 

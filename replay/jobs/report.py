@@ -15,15 +15,11 @@ from replay.core.errors import SimpilotError
 from replay.jobs.output import err, out, print_json
 from replay.jobs.startup import OptionError
 from replay.reports.html_report import render_html
-from replay.reports.report import (
-    build_report,
-    check_output_file,
-    check_output_folder,
-    render,
-    to_json,
-    write_csv,
-    write_text_atomically,
-)
+from replay.reports.report_build import build_report
+from replay.reports.report_csv import write_csv
+from replay.reports.report_files import check_output_file, check_output_folder, write_text_atomically
+from replay.reports.report_json import to_json
+from replay.reports.report_text import render
 from replay.reports.strata import IntervalMethod
 from replay.store import Store
 

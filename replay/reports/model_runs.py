@@ -1,4 +1,4 @@
-"""Stored runs as the inputs of a model comparison (``models.py``): each sample's verdict and
+"""Stored runs as the inputs of a model comparison (``model_comparison.py``): each sample's verdict and
 DevBench metrics under one preset, and each task's strata (language, category).
 
 The category is the task's ``construct``: DevBench's category for imported DevBench tasks, the

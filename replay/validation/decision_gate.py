@@ -40,6 +40,7 @@ from replay.core.records import Decision, Status, Task, Validation
 from replay.execution.judge import Evaluator, Verdict, apply
 from replay.execution.scheduling.references import ReferenceRuns
 from replay.marking.decision_places import plausible_additions
+from replay.validation.drops import Drop, DroppedTask, DropReason
 from replay.validation.gate import (
     GATE_MIN_TIMEOUT,
     GATE_SLOWDOWN,
@@ -47,6 +48,7 @@ from replay.validation.gate import (
     NO_TESTS,
     PROBE_MIN_TIMEOUT,
     PROBE_SLOWDOWN,
+    TESTS_FAIL,
     UNCOMPILED,
     GateReport,
     gate,
@@ -76,24 +78,26 @@ def first_failing(evaluator: Evaluator, task: Task, texts: list[str], limit: flo
     return seen
 
 
-def narrow_java(evaluator: Evaluator, task: Task, limit: float) -> tuple[Task, str | None]:
+def narrow_java(evaluator: Evaluator, task: Task, limit: float) -> tuple[Task, Drop | None]:
     """A Java ``no_suggestion`` task's tests narrowed to the methods a throwing statement at the
     cursor makes fail; or why the spot cannot be validated (the probe passes or does not compile)."""
     verdict = evaluator.run_answer(task, f"\n{task.indent}{JAVA_GUARD}", limit)
     if verdict.status in UNCOMPILED["java"]:
-        return task, "a throwing statement at the cursor does not compile: nothing can be shown to reach it"
+        return task, Drop(
+            DropReason.NO_PROBE_COMPILES, "a throwing statement at the cursor does not compile: nothing can be shown to reach it"
+        )
     if verdict.status is Status.PASS:
-        return task, NO_TESTS + " (a throwing statement at the cursor passed)"
+        return task, Drop(DropReason.NO_TESTS, NO_TESTS + " (a throwing statement at the cursor passed)")
     return replace(task, tests=reaching_methods(verdict.proof) or task.tests), None
 
 
-def _nothing(evaluator: Evaluator, references: ReferenceRuns, task: Task, timeout: float | None) -> tuple[Task, str | None]:
+def _nothing(evaluator: Evaluator, references: ReferenceRuns, task: Task, timeout: float | None) -> tuple[Task, Drop | None]:
     original = evaluator.original(task)
     if task.ground_truth or apply(task, original, "") != original:
-        return task, "a no_suggestion task must have an empty hole"
+        return task, Drop(DropReason.HOLE_MISMATCH, "a no_suggestion task must have an empty hole")
     why_not = references.why_not(task)
     if why_not is not None:
-        return task, "the selected tests fail on the untouched code: " + why_not
+        return task, Drop(DropReason.TESTS_FAIL, TESTS_FAIL + why_not)
     limit = timeout if timeout is not None else references.timeout(task, GATE_SLOWDOWN, GATE_MIN_TIMEOUT)
     if learns_methods(task):
         probe_limit = timeout if timeout is not None else references.timeout(task, PROBE_SLOWDOWN, PROBE_MIN_TIMEOUT)
@@ -102,19 +106,21 @@ def _nothing(evaluator: Evaluator, references: ReferenceRuns, task: Task, timeou
             return task, why
     found = first_failing(evaluator, task, plausible_additions(task, original), limit)
     if isinstance(found, list):
-        return task, f"no plausible addition compiles and fails the tests twice ({', '.join(found) or 'none to try'})"
+        tried = ", ".join(found) or "none to try"
+        return task, Drop(DropReason.NO_FAILING_ADDITION, f"no plausible addition compiles and fails the tests twice ({tried})")
     text, verdict = found
     return replace(task, validation=Validation(True, text, True, True, verdict.status.value)), None
 
 
-def _one_line(evaluator: Evaluator, references: ReferenceRuns, task: Task, timeout: float | None) -> tuple[Task, str | None]:
+def _one_line(evaluator: Evaluator, references: ReferenceRuns, task: Task, timeout: float | None) -> tuple[Task, Drop | None]:
     """The longer-answer check of a ``one_line`` task that passed the ordinary gate."""
     original = evaluator.original(task)
     limit = timeout if timeout is not None else references.timeout(task, GATE_SLOWDOWN, GATE_MIN_TIMEOUT)
     longer = [task.ground_truth + extra for extra in plausible_additions(task, original)]
     found = first_failing(evaluator, task, longer, limit)
     if isinstance(found, list):
-        return task, f"no plausible longer answer compiles and fails the tests twice ({', '.join(found) or 'none to try'})"
+        tried = ", ".join(found) or "none to try"
+        return task, Drop(DropReason.NO_FAILING_ADDITION, f"no plausible longer answer compiles and fails the tests twice ({tried})")
     text, verdict = found
     assert task.validation is not None  # set by the ordinary gate
     return replace(task, validation=replace(task.validation, longer=text, longer_status=verdict.status.value)), None
@@ -130,7 +136,7 @@ def gate_decisions(
     first = gate(evaluator, one_line, jobs, progress, timeout)  # the line is needed: its filler fails
     references = ReferenceRuns(evaluator, [*first.kept, *nothing])
 
-    def one(task: Task) -> tuple[Task, str | None]:
+    def one(task: Task) -> tuple[Task, Drop | None]:
         done = _nothing(evaluator, references, task, timeout) if task.nothing_needed else _one_line(evaluator, references, task, timeout)
         if progress and task.nothing_needed:
             progress()
@@ -142,7 +148,7 @@ def gate_decisions(
             if why is None:
                 report.kept.append(task)
             else:
-                report.dropped.append((task, why))
+                report.dropped.append(DroppedTask(task, why))
     report.kept.sort(key=lambda t: (t.path, t.span.start_byte, t.span.end_byte))
     return report
 

@@ -35,6 +35,7 @@ from replay.execution.proof.check import shortfall
 from replay.execution.runners import junit as java_runner
 from replay.execution.scheduling.references import ReferenceRuns
 from replay.marking import MarkResult, mark_repository
+from replay.validation.drops import Drop, DroppedTask, DropReason
 from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, planned_runs
 from replay.validation.selection import build_selection, is_method_id, reaching_methods
 
@@ -52,6 +53,8 @@ GATE_MIN_TIMEOUT = 1.0
 PROBE_SLOWDOWN = 10
 PROBE_MIN_TIMEOUT = 5.0
 NO_TESTS = "no test executes the hole"
+TESTS_FAIL = "the selected tests fail on the untouched code: "  # then why (the reference run's failures)
+NO_PROBE_COMPILES = "neither the filler nor a throwing probe compiles: no test can be shown to notice the hole"
 PROBE_MESSAGE = "simpilot: hole not filled"
 # Probes throw as soon as the hole is reached, tried in order until one compiles. A block probe
 # first keeps the ground truth after a guard that throws: it compiles wherever the original does
@@ -100,7 +103,7 @@ class Alteration:
 @dataclass
 class GateReport:
     kept: list[Task] = field(default_factory=list)
-    dropped: list[tuple[Task, str]] = field(default_factory=list)
+    dropped: list[DroppedTask] = field(default_factory=list)
     altered: list[Alteration] = field(default_factory=list)
 
 
@@ -226,7 +229,7 @@ def _first_failure(failed: list[str], output: str) -> str | None:
     return f"{failed[0]}{more}" + (f": {exception}" if exception else "")
 
 
-def selected_command(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[tuple[Task, str]]]:
+def selected_command(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]) -> tuple[list[Task], list[DroppedTask]]:
     """Attach the selected tests to each task; a task no test reaches cannot be validated."""
     if evaluator.full_suite:
         return tasks, []
@@ -239,7 +242,7 @@ def selected_command(evaluator: Evaluator, manifest: Manifest, tasks: list[Task]
         if tests:
             kept.append(replace(task, tests=tests))
         else:
-            dropped.append((task, NO_TESTS))
+            dropped.append(DroppedTask(task, Drop(DropReason.NO_TESTS, NO_TESTS)))
     return kept, dropped
 
 
@@ -251,15 +254,18 @@ class Probe:
     verdict: Verdict | None
     methods: tuple[str, ...] | None = None
 
-    def why_dropped(self) -> str | None:
+    def why_dropped(self) -> Drop | None:
         """Why a task is dropped on this probe's evidence, or None: a probe that does not compile
         or passes leaves no test that can be shown to notice the hole."""
         if self.verdict is None:
-            return "neither the filler nor a throwing probe compiles: no test can be shown to notice the hole"
+            return Drop(DropReason.NO_PROBE_COMPILES, NO_PROBE_COMPILES)
         if self.verdict.status is Status.PASS:
-            return NO_TESTS + " (a throwing probe passed)"
+            return Drop(DropReason.NO_TESTS, NO_TESTS + " (a throwing probe passed)")
         if not self.verdict.proven:
-            return f"the throwing probe's failure is not shown by any test's result ({self.verdict.status.value}: {self.verdict.detail})"
+            return Drop(
+                DropReason.UNPROVEN,
+                f"the throwing probe's failure is not shown by any test's result ({self.verdict.status.value}: {self.verdict.detail})",
+            )
         return None
 
 
@@ -297,13 +303,13 @@ def gate(
     reach the hole; any task's probe runs when its filler does not compile."""
     references = ReferenceRuns(evaluator, tasks)
 
-    def one(task: Task) -> tuple[Task, str | None]:
+    def one(task: Task) -> tuple[Task, Drop | None]:
         original = evaluator.original(task)
         if apply(task, original, task.ground_truth) != original:
-            return task, "ground truth does not reproduce the file"
+            return task, Drop(DropReason.HOLE_MISMATCH, "ground truth does not reproduce the file")
         why_not = references.why_not(task)
         if why_not is not None:
-            return task, "the selected tests fail on the untouched code: " + why_not
+            return task, Drop(DropReason.TESTS_FAIL, TESTS_FAIL + why_not)
         limit = timeout if timeout is not None else references.timeout(task, GATE_SLOWDOWN, GATE_MIN_TIMEOUT)
         probe_limit = timeout if timeout is not None else references.timeout(task, PROBE_SLOWDOWN, PROBE_MIN_TIMEOUT)
         probe: Probe | None = None
@@ -323,7 +329,9 @@ def gate(
             progress()
         unproven = next((v for v in verdicts if v.status is not Status.PASS and not v.proven), None)
         if unproven is not None:  # the same proof as a pass: a failure no test result shows is not one
-            return task, f"the filler's failure is not shown by any test's result ({unproven.status.value}: {unproven.detail})"
+            return task, Drop(
+                DropReason.UNPROVEN, f"the filler's failure is not shown by any test's result ({unproven.status.value}: {unproven.detail})"
+            )
         failing = [v.status is not Status.PASS for v in verdicts]
         validation = Validation(
             ground_truth_passes=True,
@@ -334,9 +342,9 @@ def gate(
         )
         if not validation.ok:
             why = (
-                "tests pass with the hole filled by " + repr(fill)
+                Drop(DropReason.FILLER_PASSES, "tests pass with the hole filled by " + repr(fill))
                 if not any(failing)
-                else f"unstable: the filler passed {failing.count(False)} of {len(failing)} runs"
+                else Drop(DropReason.UNSTABLE, f"unstable: the filler passed {failing.count(False)} of {len(failing)} runs")
             )
             return replace(task, validation=validation), why
         if verdicts[0].status in _UNCOMPILED[task.language]:
@@ -353,7 +361,7 @@ def gate(
             if why is None:
                 report.kept.append(task)
             else:
-                report.dropped.append((task, why))
+                report.dropped.append(DroppedTask(task, why))
     return report
 
 

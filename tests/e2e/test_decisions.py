@@ -58,7 +58,7 @@ def test_gate_keeps_places_where_more_code_breaks_the_tests(tiny_repo: Path) -> 
             assert task.validation is not None
             if task.nothing_needed:
                 assert evaluator.run_answer(task, task.validation.filler).status is not Status.PASS
-    dropped = {t.id: why for t, why in report.dropped}
+    dropped = {d.task.id: d.why.message for d in report.dropped}
     # after `result.append(v)` in the else branch an early `return None` ends the function: the
     # tests notice; but a place that no addition breaks is dropped, saying what each one did
     assert all("no plausible" in why or "no test" in why or "pass" in why for why in dropped.values())

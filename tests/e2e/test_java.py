@@ -83,7 +83,8 @@ def test_gate_drops_an_uncompilable_filler_that_no_test_notices(tiny_java: Path)
     # `{}` fails to compile in both (a value must be returned); only the throwing probe tells them apart
     assert [t.ground_truth for t in report.kept] == [tested.ground_truth]
     assert report.kept[0].validation.filler_status == "compile_error" and report.kept[0].validation.probe_status == "runtime_error"
-    (dropped, why), = report.dropped
+    (only,) = report.dropped
+    dropped, why = only.task, only.why.message
     assert dropped.ground_truth == untested.ground_truth and "no test executes the hole" in why
 
 

@@ -90,7 +90,7 @@ def tiny_java(tmp_path: Path) -> Path:
 def _gate(repo: Path, tasks: list) -> tuple[dict, dict]:
     with Evaluator(RepoCatalog([open_repository(repo)]), Sandbox.create(), jobs=1) as evaluator:
         report = gate(evaluator, tasks, jobs=1)
-    return {t.ground_truth: t for t in report.kept}, {t.ground_truth: why for t, why in report.dropped}
+    return {t.ground_truth: t for t in report.kept}, {d.task.ground_truth: d.why.message for d in report.dropped}
 
 
 def test_the_probe_narrows_classes_to_the_methods_that_reach_the_hole(tiny_java: Path) -> None:
@@ -191,7 +191,8 @@ def test_python_holes_follow_the_same_rule(tiny_repo: Path) -> None:
     with Evaluator(RepoCatalog([open_repository(tiny_repo)]), Sandbox.create(), jobs=1) as evaluator:
         report = gate(evaluator, [target], jobs=1)
     assert not report.kept
-    ((task, why),) = report.dropped
+    (only,) = report.dropped
+    task, why = only.task, only.why.message
     assert task.validation.filler_status == "syntax_error" and "neither the filler nor a throwing probe compiles" in why
 
 
