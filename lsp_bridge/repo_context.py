@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node, Parser
 
 from postprocess.syntax import language
+from replay.config.endpoint_settings import DEFAULT_CONTEXT_CHARS
 from replay.config.manifest import LANGUAGES, MANIFEST_NAME, Manifest, is_regular_file, load_manifest
 from replay.core.errors import SimpilotError
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:  # annotations only: the models package imports this module (i
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_CONTEXT_CHARS = 48_000  # about 12k tokens at ~4 characters a token
 MAX_FILE_BYTES = 1 << 20
 
 # ---------------------------------------------------------------------------------------------

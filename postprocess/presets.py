@@ -1,4 +1,5 @@
-"""Named presets: ordered lists of steps, the function that runs one, and user-defined presets.
+"""Named presets: ordered lists of steps, the function that runs one, and user-defined presets
+(read from ``presets.toml`` by ``replay/config/presets_file.py``, registered here).
 
 Every step has one signature, ``(text, HoleContext) -> text``; ``run_steps`` records what each
 step changed (lines and characters removed and added), so a preset's effect can be read step by
@@ -7,11 +8,9 @@ step and ablated (``simpilot compare``).
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from .context import HoleContext
 from .editor_text import as_saved
@@ -122,41 +121,24 @@ def is_ablation(name: str) -> bool:
     return bool(mark and preset and step in STEPS)
 
 
-def check_steps(name: str, steps: object) -> tuple[str, ...]:
-    if not isinstance(steps, (list, tuple)) or not steps or not all(isinstance(s, str) for s in steps):
-        raise PresetError(f"preset {name!r}: 'steps' must be a non-empty list of step names")
+def check_steps(steps: Sequence[str]) -> tuple[str, ...]:
+    """``steps`` as a preset's steps, or a PresetError naming those the registry does not know
+    (that a preset has steps at all is its file's schema's rule, ``replay/config/presets_file.py``)."""
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
-        raise PresetError(f"preset {name!r}: unknown step(s) {', '.join(map(repr, unknown))} (steps: {', '.join(STEPS)})")
+        raise PresetError(f"unknown step(s) {', '.join(map(repr, unknown))} (steps: {', '.join(STEPS)})")
     return tuple(steps)
 
 
-def load_presets(path: Path) -> dict[str, tuple[str, ...]]:
-    """Presets defined in a TOML file, one table each::
-
-    [presets.fences-and-indent]
-    steps = ["strip_noncode", "reindent"]
-    """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PresetError(f"cannot read presets from {path}: {exc}") from None
-    table = data.get("presets")
-    if not isinstance(table, dict) or not table:
-        raise PresetError(f"{path}: no [presets.NAME] tables with 'steps' lists")
-    defined = {}
-    for name, body in table.items():
-        if not isinstance(body, dict) or set(body) != {"steps"}:
-            raise PresetError(f"{path}: preset {name!r} needs exactly one key, 'steps'")
-        if name in BUILTIN_PRESETS:
-            raise PresetError(f"{path}: {name!r} is a built-in preset; give yours another name")
-        defined[name] = check_steps(name, body["steps"])
-    return defined
+def check_name(name: str, steps: Sequence[str]) -> None:
+    """A PresetError when ``name`` is a built-in preset given other steps: a built-in name always
+    means the same steps, so results stored under it stay comparable."""
+    if name in BUILTIN_PRESETS and tuple(steps) != BUILTIN_PRESETS[name]:
+        raise PresetError(f"{name!r} is a built-in preset; give yours another name")
 
 
 def register_presets(defined: Mapping[str, Sequence[str]]) -> None:
     """Make user-defined presets known by name to this process (``run_preset``, the CLI)."""
     for name, steps in defined.items():
-        if name in BUILTIN_PRESETS and tuple(steps) != BUILTIN_PRESETS[name]:
-            raise PresetError(f"{name!r} is a built-in preset; give yours another name")
-        PRESETS[name] = check_steps(name, list(steps))
+        check_name(name, steps)
+        PRESETS[name] = check_steps(steps)

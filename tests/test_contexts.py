@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from lsp_bridge.contexts import STRATEGIES, ContextError, ContextIndex, NeedsTruth, Source, build, load_contexts, resolve, strategy
+from lsp_bridge.contexts import STRATEGIES, ContextError, ContextIndex, NeedsTruth, Source, build, resolve, strategy
 from lsp_bridge.contexts.definitions import definitions, imported_names, names_in
 from lsp_bridge.contexts.provider import repository_index
 from lsp_bridge.contexts.recall import identifier_recall
 from lsp_bridge.contexts.tokens import ESTIMATE, counter
+from replay.config.errors import ConfigError
 from replay.core.records import PromptRecord
+from replay.jobs.contexts import load_contexts
 
 GEOMETRY = '''"""Shapes."""
 
@@ -194,10 +196,19 @@ def test_strategies_from_configuration_and_their_errors(tmp_path: Path) -> None:
     chosen = resolve("short", known)
     assert (chosen.builder, chosen.budget, chosen.settings()["chunk_lines"]) == ("bm25", 512, 20)
     assert resolve("short:2048", known).budget == 2048
-    for bad in ('[contexts.x]\nbuilder = "nope"\n', '[contexts.x]\nbuilder = "bm25"\nfoo = 1\n', '[contexts.x]\nbuilder = "bm25"\nbudget = 0\n'):
+    for bad, expected in (
+        ('[contexts.x]\nbuilder = "nope"\n', "contexts.x.builder: unknown builder 'nope' (choose from file,"),
+        ('[contexts.x]\nbuilder = "bm25"\nfoo = 1\n', "contexts.x.foo: unknown option(s) foo for bm25 (known: document_share,"),
+        ('[contexts.x]\nbuilder = "bm25"\nbudget = 0\n', "contexts.x.budget: expected a number > 0, got 0; fix it"),
+        ('[contexts.x]\nbuilder = "bm25"\ntop = 2\n', "contexts.x.top: unknown option(s) top for bm25"),
+        ('[contexts.x]\nbuilder = "bm25"\nstride = 0\n', "contexts.x.stride: stride must be a whole number > 0, not 0; fix or remove it"),
+        ('[contexts.x]\nbuilder = "bm25"\nstride = "5"\n', "contexts.x.stride: expected a whole number"),
+        ('[contexts.file]\ntokenizer = "missing.json"\n', "contexts.file.tokenizer: "),
+    ):
         toml.write_text(bad)
-        with pytest.raises(ContextError):
+        with pytest.raises(ConfigError) as caught:
             load_contexts(toml)
+        assert str(caught.value).startswith(f"{toml}: {expected}") and "\n" not in str(caught.value)
     with pytest.raises(ContextError):
         resolve("nope")
     with pytest.raises(ContextError):

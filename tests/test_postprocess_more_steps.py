@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from postprocess import PRESETS, HoleContext, PresetError, load_presets, register_presets, run_preset, run_steps
+from postprocess import PRESETS, HoleContext, PresetError, register_presets, run_preset, run_steps
 from postprocess.javascan import code_brackets
 from postprocess.steps import (
     balance_brackets,
@@ -17,6 +17,8 @@ from postprocess.steps import (
     stop_at_suffix_line,
     truncate_syntax,
 )
+from replay.config.errors import ConfigError
+from replay.config.presets_file import load_presets
 
 JAVA_PREFIX = "class A {\n    int sum(int[] xs) {\n        int t = 0;\n        "
 JAVA_INFILL = HoleContext("java", JAVA_PREFIX, "\n        return t;\n    }\n}\n")
@@ -134,16 +136,28 @@ def test_user_defined_presets(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('[presets.x]\nsteps = ["strip_noncode", "magic"]\n', "unknown step(s) 'magic'"),
-        ('[presets.x]\nsteps = []\n', "non-empty list"),
-        ('[presets.simcopilot]\nsteps = ["reindent"]\n', "built-in preset"),
-        ('[presets.x]\nstep = ["reindent"]\n', "exactly one key"),
-        ("presets = 3\n", "no [presets.NAME] tables"),
-        ("[presets.x\n", "cannot read presets"),
+        ('[presets.x]\nsteps = ["strip_noncode", "magic"]\n', "presets.x.steps: unknown step(s) 'magic' (steps: strip_noncode,"),
+        ("[presets.x]\nsteps = []\n", "presets.x.steps: expected at least 1 item(s), got 0; add one"),
+        ('[presets.simcopilot]\nsteps = ["reindent"]\n', "presets.simcopilot: 'simcopilot' is a built-in preset; give yours another name"),
+        ('[presets.x]\nstep = ["reindent"]\n', "presets.x.steps: missing; add steps = …"),
+        ("presets = 3\n", "presets: expected a table, got a number 3; fix its type"),
+        ("[presets]\n", "presets: no [presets.NAME] tables with 'steps' lists; add one"),
+        ("[presets.x\n", "not valid TOML ("),
     ],
 )
 def test_bad_preset_files_are_explained(tmp_path: Path, text: str, message: str) -> None:
+    """Each refusal is one line, ``presets.toml: KEY.PATH: problem; what to do``."""
     path = tmp_path / "presets.toml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(PresetError, match=message.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ConfigError) as caught:
         load_presets(path)
+    assert str(caught.value).startswith(f"{path}: {message}")
+
+
+def test_the_registry_refuses_unknown_steps_and_redefined_built_ins() -> None:
+    """The bridge registers a preset from its command line through the same rules as the file."""
+    with pytest.raises(PresetError, match="unknown step"):
+        register_presets({"x": ["magic"]})
+    with pytest.raises(PresetError, match="built-in preset"):
+        register_presets({"simcopilot": ["reindent"]})
+    register_presets({"simcopilot": list(PRESETS["simcopilot"])})  # the same steps: the bridge is told them

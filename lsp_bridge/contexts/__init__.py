@@ -5,7 +5,8 @@ and every product fills it differently; so a strategy is a name, like a post-pro
 and runs can be compared by it. A strategy is a builder (one of :data:`BUILDERS`), a token
 budget, an optional tokenizer (``tokenizer.json``: the budget then counts the model's tokens,
 else an estimate, labelled so) and the builder's options. The built-in strategies are
-:data:`STRATEGIES`; your own go in ``contexts.toml`` (``load_contexts``)::
+:data:`STRATEGIES`; your own go in ``contexts.toml`` (read by ``replay/config/contexts_file.py``,
+each table checked here by :func:`strategy`)::
 
     [contexts.bm25-short]
     builder = "bm25"
@@ -25,10 +26,8 @@ is).
 from __future__ import annotations
 
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from postprocess.registry import Registry
@@ -60,7 +59,19 @@ NEEDS_TRUTH = frozenset({"oracle_definitions"})
 
 
 class ContextError(ValueError):
-    """A strategy that cannot be used: unknown name or builder, a bad option, a tokenizer that cannot be read."""
+    """A strategy that cannot be used: unknown name or builder, a bad option, a tokenizer that cannot be read.
+
+    ``key`` is the setting at fault (``builder``, ``tokenizer``, an option's name) and ``problem``
+    the message without the strategy's name, so that a configuration file's reader can name the
+    key where it is written."""
+
+    def __init__(self, message: str, key: str = "", problem: str = "") -> None:
+        super().__init__(message)
+        self.key, self.problem = key, problem or message
+
+
+def _refused(name: str, key: str, problem: str) -> ContextError:
+    return ContextError(f"context {name!r}: {problem}", key, problem)
 
 
 @dataclass(frozen=True)
@@ -100,56 +111,33 @@ def strategy(
 ) -> Strategy:
     """A checked strategy: a known builder, a whole budget > 0, known options of the right kind."""
     if builder not in BUILDERS:
-        raise ContextError(f"context {name!r}: {BUILDERS.unknown(builder)}")
+        raise _refused(name, "builder", BUILDERS.unknown(builder))
     if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
-        raise ContextError(f"context {name!r}: budget must be a whole number of tokens > 0, not {budget!r}")
+        raise _refused(name, "budget", f"budget must be a whole number of tokens > 0, not {budget!r}")
     if tokenizer is not None and not isinstance(tokenizer, str):
-        raise ContextError(f"context {name!r}: tokenizer must be the path of a tokenizer.json, not {tokenizer!r}")
+        raise _refused(name, "tokenizer", f"tokenizer must be the path of a tokenizer.json, not {tokenizer!r}")
     if tokenizer is not None:
         try:
             counter(tokenizer)
         except ValueError as exc:
-            raise ContextError(f"context {name!r}: {exc}") from None
+            raise _refused(name, "tokenizer", str(exc)) from None
     defaults = BUILDERS[builder][1]
     options = dict(options or {})
-    unknown = set(options) - set(defaults)
+    unknown = sorted(set(options) - set(defaults))
     if unknown:
-        raise ContextError(
-            f"context {name!r}: unknown option(s) {', '.join(sorted(unknown))} for {builder} (known: {', '.join(defaults) or 'none'})"
-        )
+        problem = f"unknown option(s) {', '.join(unknown)} for {builder} (known: {', '.join(defaults) or 'none'})"
+        raise _refused(name, unknown[0], problem)
     for key, value in options.items():
         default = defaults[key]
         if isinstance(default, float):
             if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
-                raise ContextError(f"context {name!r}: {key} must be a number from 0 to 1, not {value!r}")
+                raise _refused(name, key, f"{key} must be a number from 0 to 1, not {value!r}")
         elif not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ContextError(f"context {name!r}: {key} must be a whole number > 0, not {value!r}")
+            raise _refused(name, key, f"{key} must be a whole number > 0, not {value!r}")
     return Strategy(name, builder, budget, tokenizer, options)
 
 
 STRATEGIES: dict[str, Strategy] = {name: Strategy(name, name) for name in BUILDERS}
-
-
-def load_contexts(path: Path) -> dict[str, Strategy]:
-    """The ``[contexts.NAME]`` tables of a TOML file, each a builder (default: NAME), a budget,
-    a tokenizer (relative to the file) and the builder's options."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ContextError(f"cannot read {path}: {exc}") from None
-    tables = data.get("contexts", {})
-    if not isinstance(tables, dict):
-        raise ContextError(f"{path}: [contexts] must hold tables, one per strategy")
-    found = {}
-    for name, table in tables.items():
-        if not isinstance(table, dict):
-            raise ContextError(f"{path}: contexts.{name} must be a table")
-        rest = {k: v for k, v in table.items() if k not in ("builder", "budget", "tokenizer")}
-        tokenizer = table.get("tokenizer")
-        if isinstance(tokenizer, str):
-            tokenizer = str((path.parent / tokenizer).resolve())
-        found[name] = strategy(name, str(table.get("builder", name)), table.get("budget", DEFAULT_BUDGET), tokenizer, rest)
-    return found
 
 
 def resolve(choice: str, known: dict[str, Strategy] | None = None) -> Strategy:
@@ -203,7 +191,6 @@ __all__ = [
     "Source",
     "Strategy",
     "build",
-    "load_contexts",
     "resolve",
     "strategy",
 ]

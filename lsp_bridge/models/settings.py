@@ -1,8 +1,10 @@
 """Settings of the HTTP model kinds, from a ``models.toml`` table or an LSP model spec.
 
-One frozen record serves every HTTP kind; which prompt modes a kind accepts, and what each
-setting defaults to, is checked once here, so a typo in ``models.toml`` is a clear error at start
-instead of a silently ignored setting.
+The keys, defaults and allowed values are defined once, in ``replay/config/endpoint_settings.py``
+(the record ``models.toml`` is read through); this adds what only the bridge knows: the FIM
+families, which prompt modes a kind accepts and what a mode and family imply. A spec is validated
+into the record here, at the bridge's edge, so a typo is a clear error at start instead of a
+silently ignored setting.
 
 Prompt modes:
 
@@ -18,12 +20,14 @@ Secrets never live here: ``api_key_env`` is the *name* of the environment variab
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
+from replay.config import endpoint_settings
+from replay.config.endpoint_settings import EXPECTED, SETTINGS
+
 from ..fim import FAMILIES
-from ..repo_context import DEFAULT_CONTEXT_CHARS
 from .base import ModelError
 
 # kind -> the prompt modes it accepts; the first is its default (``fim`` when a family is given).
@@ -39,61 +43,18 @@ KIND_MODES: dict[str, tuple[str, ...]] = {
 TRANSPORT_FIELDS = frozenset({"timeout", "retries", "backoff", "concurrency", "api_key_env"})
 
 
-@dataclass(frozen=True, slots=True)
-class EndpointSettings:
-    base_url: str
-    model: str = ""
-    prompt_mode: str = ""  # "": the kind's default (see KIND_MODES)
-    fim_family: str | None = None  # starcoder, qwen, deepseek, codellama, codestral
-    stop: tuple[str, ...] | None = None  # None: the family's stop sequences (none for chat)
-    max_tokens: int = 512
-    temperature: float = 0.0
-    concurrency: int = 4  # requests in flight at once to this model
-    timeout: float = 60.0  # seconds for one attempt, from connecting to the last byte
-    retries: int = 3  # further attempts after a refused connection, a timeout, 429 or 5xx
-    backoff: float = 0.5  # seconds before the first retry, doubled each time
-    api_key_env: str | None = None
-    context_chars: int = DEFAULT_CONTEXT_CHARS  # prompt code budget; 0: the document only
-    context_tokens: int = 0  # an extra, rough token budget for FIM context; 0: none
-    fim_other_files: bool = True  # FIM modes: put the repository's other files in the prompt
-    stream: bool = False  # ask for the answer as a stream of events: the time to its first token is then known
+class EndpointSettings(endpoint_settings.EndpointSettings):
+    """The settings record with the bridge's own rules and what they imply; a value the record
+    refuses is a ModelError (``setting NAME must be …, not VALUE``)."""
 
-    def __post_init__(self) -> None:
-        _check(
-            isinstance(self.base_url, str) and self.base_url.startswith(("http://", "https://")),
-            "base_url",
-            self.base_url,
-            "an http:// or https:// URL",
-        )
-        _check(isinstance(self.model, str), "model", self.model, "a model name")
-        _check(isinstance(self.prompt_mode, str), "prompt_mode", self.prompt_mode, "a prompt mode")
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            error = exc.errors(include_url=False)[0]
+            name = str(error["loc"][0]) if error["loc"] else ""
+            raise ModelError(f"setting {name} must be {EXPECTED.get(name, 'known')}, not {error.get('input')!r}") from None
         _check(self.fim_family is None or self.fim_family in FAMILIES, "fim_family", self.fim_family, f"one of {', '.join(FAMILIES)}")
-        _check(
-            self.stop is None or (isinstance(self.stop, tuple) and all(isinstance(s, str) and s for s in self.stop)),
-            "stop",
-            self.stop,
-            "a list of non-empty strings",
-        )
-        _check(_whole(self.max_tokens) and self.max_tokens > 0, "max_tokens", self.max_tokens, "a whole number > 0")
-        _check(_number(self.temperature) and 0 <= self.temperature <= 2, "temperature", self.temperature, "a number from 0 to 2")
-        _check(_whole(self.concurrency) and self.concurrency > 0, "concurrency", self.concurrency, "a whole number > 0")
-        _check(_number(self.timeout) and self.timeout > 0, "timeout", self.timeout, "a number of seconds > 0")
-        _check(_whole(self.retries) and self.retries >= 0, "retries", self.retries, "a whole number >= 0")
-        _check(_number(self.backoff) and self.backoff >= 0, "backoff", self.backoff, "a number of seconds >= 0")
-        _check(
-            self.api_key_env is None or (isinstance(self.api_key_env, str) and self.api_key_env.isidentifier()),
-            "api_key_env",
-            self.api_key_env,
-            "the NAME of an environment variable (not the key itself)",
-        )
-        _check(
-            _whole(self.context_chars) and self.context_chars >= 0, "context_chars", self.context_chars, "a whole number of characters >= 0"
-        )
-        _check(
-            _whole(self.context_tokens) and self.context_tokens >= 0, "context_tokens", self.context_tokens, "a whole number of tokens >= 0"
-        )
-        _check(isinstance(self.fim_other_files, bool), "fim_other_files", self.fim_other_files, "true or false")
-        _check(isinstance(self.stream, bool), "stream", self.stream, "true or false")
 
     def mode_for(self, kind: str) -> str:
         """The prompt mode used by ``kind``: the one set, else ``fim`` when a family is set and the
@@ -111,7 +72,7 @@ class EndpointSettings:
 
     def cache_identity(self, kind: str) -> dict[str, Any]:
         """What identifies this model's answers: every setting but the transport ones."""
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in TRANSPORT_FIELDS}
+        values = {name: getattr(self, name) for name in SETTINGS if name not in TRANSPORT_FIELDS}
         values["stop"] = list(self.stops())
         values["prompt_mode"] = self.mode_for(kind)
         return {"kind": kind, **values}
@@ -132,18 +93,13 @@ def check_kind(kind: str, settings: EndpointSettings) -> None:
 def settings_from_spec(kind: str, spec: dict[str, Any], ignore: frozenset[str] = frozenset()) -> EndpointSettings:
     """The validated settings of a spec (``kind``, and the keys in ``ignore``, are not settings).
     Unknown keys, wrong types and combinations ``kind`` cannot send are ModelErrors."""
-    known = {f.name for f in dataclasses.fields(EndpointSettings)}
+    known = set(SETTINGS)
     unknown = set(spec) - known - ignore - {"kind"}
     if unknown:
         raise ModelError(f"unknown setting(s) for {kind}: {', '.join(sorted(unknown))} (known: {', '.join(sorted(known | ignore))})")
     if not spec.get("base_url"):
         raise ModelError(f"{kind} needs base_url (e.g. {EXAMPLE_URLS[kind]})")
-    values = {k: v for k, v in spec.items() if k in known}
-    if isinstance(values.get("stop"), list):
-        values["stop"] = tuple(values["stop"])
-    if isinstance(values.get("stop"), str):
-        values["stop"] = (values["stop"],)
-    settings = EndpointSettings(**values)
+    settings = EndpointSettings(**{k: v for k, v in spec.items() if k in known})
     check_kind(kind, settings)
     return settings
 
@@ -159,11 +115,3 @@ EXAMPLE_URLS = {
 def _check(ok: bool, name: str, value: object, expected: str) -> None:
     if not ok:
         raise ModelError(f"setting {name} must be {expected}, not {value!r}")
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

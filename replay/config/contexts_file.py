@@ -7,7 +7,6 @@ reports in the same one-line form.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pydantic import ConfigDict, Field
 
@@ -31,14 +30,16 @@ class ContextsFile(Table):
     contexts: dict[str, Context] = Field({}, description="One table per strategy: [contexts.NAME].")
 
 
-def read_contexts(path: Path) -> dict[str, dict[str, Any]]:
-    """Each strategy's table as written (checked against the schema), its tokenizer made absolute."""
-    data = read_toml(path)
-    validate(ContextsFile, data, path)
-    found = {}
-    for name, table in data.get("contexts", {}).items():
-        table = dict(table)
-        if isinstance(table.get("tokenizer"), str):
-            table["tokenizer"] = str((path.parent / table["tokenizer"]).resolve())
-        found[name] = table
-    return found
+def read_contexts(path: Path) -> dict[str, Context]:
+    """Each strategy's table, checked against the schema, its tokenizer made absolute (the bridge
+    may run elsewhere); the only reader of the file."""
+    file = validate(ContextsFile, read_toml(path), path)
+    return {
+        name: table.model_copy(update={"tokenizer": str((path.parent / table.tokenizer).resolve())}) if table.tokenizer else table
+        for name, table in file.contexts.items()
+    }
+
+
+def options_of(table: Context) -> dict[str, int | float]:
+    """The builder's options a table sets: every key that is not ``builder``, ``budget`` or ``tokenizer``."""
+    return dict(table.model_extra or {})

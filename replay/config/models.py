@@ -3,7 +3,7 @@
 Built in: ``oracle`` (the ground truth), ``noisy-oracle[:SEED]`` (the ground truth corrupted as models
 corrupt it, ``postprocess/noise.py``) and ``empty``. Others come from a ``models.toml``, one
 table per model; ``kind`` picks the endpoint's wire format, the other keys are the settings of
-``lsp_bridge.models.settings.EndpointSettings`` (unknown keys are an error)::
+``endpoint_settings.EndpointSettings`` (unknown keys are an error)::
 
     [models.qwen-chat]                  # chat model, SimCopilot hole-marker prompt
     kind = "openai-chat"

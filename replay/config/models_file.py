@@ -13,33 +13,24 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from replay.config.endpoint_settings import EndpointSettings
 from replay.config.strict import Table
 
 ENDPOINT_KINDS = ("openai-chat", "openai-completions", "llamacpp-infill", "ollama")  # the bridge's HTTP kinds
 EndpointKind = Literal["openai-chat", "openai-completions", "llamacpp-infill", "ollama"]
 
 
-class Endpoint(Table):
-    """A model behind an HTTP endpoint; the settings of the bridge's ``EndpointSettings``."""
+class _Labelled(Table):
+    """The keys an endpoint's table has before its settings."""
 
     kind: EndpointKind = Field(description="The endpoint's wire format.")
     name: str | None = Field(None, description="A label for people; ignored.")
-    base_url: str = Field(description="The endpoint's http:// or https:// URL.")
-    model: str | None = Field(None, description="The model name the endpoint serves (not needed by llamacpp-infill).")
-    prompt_mode: str | None = Field(None, description="chat, fim, suffix or infill; default: the kind's own (fim with fim_family).")
-    fim_family: str | None = Field(None, description="A raw FIM prompt template: starcoder, qwen, deepseek, codellama, codestral.")
-    stop: list[str] | str | None = Field(None, description="Stop sequences; default: the FIM family's (none for chat).")
-    max_tokens: int | None = Field(None, description="Longest answer, in tokens (default 512).")
-    temperature: float | None = Field(None, description="Sampling temperature, 0 to 2 (default 0).")
-    concurrency: int | None = Field(None, description="Requests in flight at once to this model (default 4).")
-    timeout: float | None = Field(None, description="Seconds for one attempt (default 60).")
-    retries: int | None = Field(None, description="Further attempts after a refused connection, a timeout, 429 or 5xx (default 3).")
-    backoff: float | None = Field(None, description="Seconds before the first retry, doubled each time (default 0.5).")
-    api_key_env: str | None = Field(None, description="The NAME of the environment variable holding the API key, never the key.")
-    context_chars: int | None = Field(None, description="Prompt code budget in characters; 0: the document only.")
-    context_tokens: int | None = Field(None, description="An extra, rough token budget for FIM context; 0: none.")
-    fim_other_files: bool | None = Field(None, description="FIM modes: put the repository's other files in the prompt (default true).")
-    stream: bool | None = Field(None, description="Ask for the answer as a stream of events (time to first token known).")
+
+
+class Endpoint(EndpointSettings, _Labelled):
+    """A model behind an HTTP endpoint: its settings (``endpoint_settings.py``), its raw-output
+    store and its price (not settings: left out of the spec the bridge is given)."""
+
     cache_db: str | None = Field(None, description="The SQLite file of the raw-output store, relative to models.toml.")
     price_input_per_mtok: float | None = Field(None, description="Price per million prompt tokens.")
     price_output_per_mtok: float | None = Field(None, description="Price per million answer tokens.")

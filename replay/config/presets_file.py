@@ -1,6 +1,7 @@
 """The schema of ``presets.toml``: post-processing presets, ``[presets.NAME]`` each with its
-ordered ``steps``, and its loader. Which step names exist is the post-processing registry's
-(``postprocess.presets.check_steps``); a bad name is reported in the same one-line form.
+ordered ``steps``, and its loader, the only reader of the file. Which step names exist, and which
+preset names are built in, are the post-processing registry's rules (``postprocess.presets``
+``check_steps``, ``check_name``); their refusals are reported in the same one-line form.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from postprocess.presets import BUILTIN_PRESETS, PresetError, check_steps
+from postprocess.presets import PresetError, check_name, check_steps
 from replay.config.errors import ConfigError
 from replay.config.strict import Table, read_toml, validate
 
@@ -28,16 +29,18 @@ class PresetsFile(Table):
 
 def load_presets(path: Path) -> dict[str, tuple[str, ...]]:
     """The presets ``path`` defines, checked: the file's schema, then each step's name; a built-in
-    preset's name cannot be reused."""
+    preset's name cannot be given other steps."""
     file = validate(PresetsFile, read_toml(path), path)
     if not file.presets:
         raise ConfigError(path, "presets", "no [presets.NAME] tables with 'steps' lists; add one")
     defined = {}
     for name, preset in file.presets.items():
-        if name in BUILTIN_PRESETS:
-            raise ConfigError(path, f"presets.{name}", "is a built-in preset; give yours another name")
         try:
-            defined[name] = check_steps(name, preset.steps)
+            check_name(name, preset.steps)
         except PresetError as exc:
-            raise ConfigError(path, f"presets.{name}.steps", str(exc).removeprefix(f"preset {name!r}: ")) from None
+            raise ConfigError(path, f"presets.{name}", str(exc)) from None
+        try:
+            defined[name] = check_steps(preset.steps)
+        except PresetError as exc:
+            raise ConfigError(path, f"presets.{name}.steps", f"{exc}; fix the spelling or remove it") from None
     return defined

@@ -83,6 +83,13 @@ _EXPECTED = {
     "model_attributes_type": "a table",
 }
 
+_BOUNDS = {
+    "greater_than": (">", "gt"),
+    "greater_than_equal": (">=", "ge"),
+    "less_than": ("<", "lt"),
+    "less_than_equal": ("<=", "le"),
+}
+
 
 def explain(schema: type[BaseModel], error: Any, loc: tuple[str | int, ...]) -> str:
     """What is wrong at ``loc`` and what to do, from one error of the schema library."""
@@ -102,6 +109,11 @@ def explain(schema: type[BaseModel], error: Any, loc: tuple[str | int, ...]) -> 
         if kind in ("list_type", "tuple_type") and isinstance(value, str):
             return f"expected {expected}, {got}; write {key} = [{_shown(value)}]"
         return f"expected {expected}, {got}; fix its type"
+    if kind in _BOUNDS:
+        word, limit = _BOUNDS[kind]
+        return f"expected a number {word} {error['ctx'][limit]}, got {_shown(value)}; fix it"
+    if kind == "too_short":
+        return f"expected at least {error['ctx']['min_length']} item(s), got {error['ctx']['actual_length']}; add one"
     if kind == "literal_error":
         choices = str(error["ctx"]["expected"]).replace("'", "").replace(" or ", ", ")
         return f"{_shown(value)} is not supported (choose from {choices})"

@@ -12,10 +12,12 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from lsp_bridge.contexts import STRATEGIES, ContextError, Source, Strategy, build, load_contexts, resolve, strategy
+from lsp_bridge.contexts import DEFAULT_BUDGET, STRATEGIES, ContextError, Source, Strategy, build, resolve, strategy
 from lsp_bridge.contexts.index import ContextIndex
 from lsp_bridge.contexts.provider import repository_index
 from lsp_bridge.contexts.recall import identifier_recall
+from replay.config.contexts_file import options_of, read_contexts
+from replay.config.errors import ConfigError
 from replay.config.locations import catalog_for
 from replay.config.manifest import MANIFEST_NAME, RepoCatalog
 from replay.core.errors import SimpilotError
@@ -35,11 +37,25 @@ def strategies_named(choices: Sequence[str], contexts_file: Path | None) -> tupl
     if not choices:
         return ()
     path = contexts_file or Path("contexts.toml")
+    known = load_contexts(path) if contexts_file is not None or path.is_file() else {}
     try:
-        known = load_contexts(path) if contexts_file is not None or path.is_file() else {}
         return tuple(resolve(choice, known) for choice in choices)
     except ContextError as exc:
         raise SimpilotError(str(exc)) from None
+
+
+def load_contexts(path: Path) -> dict[str, Strategy]:
+    """The strategies ``path`` defines: its tables as the file's schema reads them, each checked by
+    the bridge's builders (a known builder, its own options); a refusal names the key in the file."""
+    found = {}
+    for name, table in read_contexts(path).items():
+        try:
+            found[name] = strategy(name, table.builder or name, table.budget or DEFAULT_BUDGET, table.tokenizer, options_of(table))
+        except ContextError as exc:
+            raise ConfigError(
+                path, f"contexts.{name}.{exc.key}" if exc.key else f"contexts.{name}", f"{exc.problem}; fix or remove it"
+            ) from None
+    return found
 
 
 def contexts(

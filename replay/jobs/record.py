@@ -10,7 +10,6 @@ the same run id.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,7 @@ def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
     kind = spec.get("kind")
     if kind not in HTTP_KINDS:
         return plain
-    return {"kind": kind, **dataclasses.asdict(settings_from_spec(kind, plain))}
+    return {"kind": kind, **settings_from_spec(kind, plain).model_dump()}
 
 
 # -- recording --------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from postprocess import PRESETS, PresetError, load_presets, register_presets
+from postprocess import PRESETS, register_presets
 from replay import __version__
+from replay.config.presets_file import load_presets
 from replay.core.errors import SimpilotError
 
 __all__ = ["OptionError", "SimpilotError", "__version__", "is_preset", "load_user_presets", "preset_names"]
@@ -27,10 +28,7 @@ def load_user_presets(path: Path | None) -> None:
     """Make the presets of ``path`` (or ./presets.toml) known before any option names one."""
     if path is None and not Path("presets.toml").is_file():
         return
-    try:
-        register_presets(load_presets(path or Path("presets.toml")))
-    except PresetError as exc:
-        raise SimpilotError(str(exc)) from None
+    register_presets(load_presets(path or Path("presets.toml")))  # a ConfigError: one line, as every user error
 
 
 def is_preset(name: str) -> bool:

@@ -12,7 +12,8 @@ from typing import Any
 
 from lsp_bridge.fim import FAMILIES
 from lsp_bridge.models import HTTP_KINDS
-from lsp_bridge.models.settings import EndpointSettings, settings_from_spec
+from lsp_bridge.models.settings import settings_from_spec
+from replay.config.endpoint_settings import NUMBER_SETTINGS
 from replay.config.run import (
     ADDRESS,
     BRIDGE,
@@ -38,8 +39,7 @@ def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
         return redact_spec(plain)
     settings = settings_from_spec(kind, plain)
     values = settings.cache_identity(kind)
-    floats = {f.name for f in dataclasses.fields(EndpointSettings) if f.type == "float"}
-    values = {k: float(v) if k in floats and isinstance(v, int) else v for k, v in values.items()}  # 0 and 0.0 alike
+    values = {k: float(v) if k in NUMBER_SETTINGS and isinstance(v, int) else v for k, v in values.items()}  # 0 and 0.0 alike
     if values["prompt_mode"] == "fim" and settings.fim_family:
         values["fim_template"] = FAMILIES[settings.fim_family].template
     values.pop(ADDRESS, None)  # where the model is served, not what it answers

@@ -118,7 +118,10 @@ def test_a_replay_whose_every_request_failed_exits_non_zero(tmp_path: Path, tiny
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("models = 3\n", "'models' must be tables"), ('[models]\nqwen = "openai-chat"\n', "[models.qwen] then kind = 'openai-chat'")],
+    [
+        ("models = 3\n", "models.toml: models: expected tables, one per model: [models.NAME]"),
+        ('[models]\nqwen = "openai-chat"\n', "models.toml: models.qwen: expected a table of settings, got 'openai-chat'; write [models.qwen] then kind"),
+    ],
     ids=["models-not-a-table", "model-not-a-table"],
 )
 def test_models_file_of_the_wrong_shape(tmp_path: Path, text: str, expected: str) -> None:
