@@ -27,6 +27,7 @@ from pathlib import Path
 
 from replay.core.errors import SimpilotError
 from replay.environments.environment import allow_reading
+from replay.execution.inside.server_protocol import SANDBOXED
 from replay.execution.programs import Program, remove
 from replay.execution.proof.check import Channel
 from replay.execution.runners.warm import ForkServer, cpu_budget
@@ -219,7 +220,7 @@ class PythonRunner:
     def _start(self, preload: Iterable[str]) -> ForkServer:
         command = [self.python, str(SERVER), "--preload", ",".join(sorted(preload))]
         if self.sandbox.enabled:
-            command.append("--sandboxed")
+            command.append(SANDBOXED)
         env = {} if self.sandbox.enabled else {"SIMPILOT_SCRATCH": str(self.home)}
         return ForkServer(self.sandbox, self.folder, command, env)
 

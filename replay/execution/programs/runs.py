@@ -28,6 +28,7 @@ from replay.config.manifest import Manifest
 from replay.core.programs import join
 from replay.core.records import Status, Task
 from replay.execution import programs
+from replay.execution.classify import stopped
 from replay.execution.proof.check import Shortfall, shortfall
 from replay.execution.run_end import ended
 from replay.execution.sandbox.bubblewrap import ProcessResult, Sandbox
@@ -169,10 +170,9 @@ def classify_program(result: ProcessResult, text: str, gap: Shortfall) -> tuple[
     record names the class."""
     message = result.proof.errors[0] if result.proof is not None and result.proof.errors else ""
     end = ended(result, [message] if message and not message.startswith(programs.COMPILE_ERROR) else [])
-    if end.timed_out:
-        return Status.TIMEOUT, end.describe("the program")
-    if end.out_of_memory:
-        return Status.OUT_OF_MEMORY, message if message and not end.oom_kills else end.describe("the program")
+    limit = stopped(end, "the program", lambda: message if message and not end.oom_kills else end.describe("the program"))
+    if limit is not None:
+        return limit
     if not text.strip():
         return Status.EMPTY, message or gap.detail
     if not message:  # no error record: the process went away before its end (os._exit, a signal, a crash)
