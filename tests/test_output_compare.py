@@ -107,8 +107,8 @@ def test_the_sandbox_keeps_the_output_whole_up_to_the_bound(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     "extra, message",
     [
-        ('compare_output = "yes"', "compare_output must be true or false"),
-        ('compare_lines = "^x"', "compare_lines needs compare_output = true"),
+        ('compare_output = "yes"', r'repository\.compare_output: expected true or false, got a string "yes"'),
+        ('compare_lines = "^x"', r"repository\.compare_lines: needs compare_output = true"),
         ('compare_output = true\ncompare_lines = "(("', "not a valid regular expression"),
         ('compare_output = true\njunit_xml = true', "remove junit_xml"),
     ],
