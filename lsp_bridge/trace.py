@@ -174,6 +174,15 @@ class TraceProblem:
         return f"line {self.lineno}: {self.message}"
 
 
+@dataclass(frozen=True, slots=True)
+class CompleteSnapshot:
+    """A ``complete`` event and the document it was asked on, as the server had it then."""
+
+    event: TraceEvent
+    text: str
+    language_id: str
+
+
 def _type_name(types_: tuple[type, ...]) -> str:
     return " or ".join({"str": "a string", "int": "an integer", "float": "a number", "list": "a list"}[t.__name__] for t in types_)
 
@@ -271,15 +280,6 @@ def read_trace(path: Path, on_problem: Callable[[TraceProblem], None] = _log_pro
         first = f" (first problem: {problems[0]})" if problems else ""
         raise TraceError(f"trace {path} holds no readable event{first}; record one with 'simpilot serve --record FILE'")
     return events
-
-
-@dataclass(frozen=True, slots=True)
-class CompleteSnapshot:
-    """A ``complete`` event and the document it was asked on, as the server had it then."""
-
-    event: TraceEvent
-    text: str
-    language_id: str
 
 
 class Documents:

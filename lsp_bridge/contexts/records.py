@@ -17,6 +17,9 @@ from replay.core.records import PromptRecord
 from ..prompts import HOLE
 from ..repo_context import arrange_document, file_block, header
 
+# the first and the last of a run of document lines, both included
+LineRange = tuple[int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -66,7 +69,7 @@ class BuiltContext:
     path: str
     prefix: str
     suffix: str
-    window: tuple[int, int]
+    window: LineRange
     snippets: tuple[Snippet, ...]
     budget: int
     tokenizer: str
@@ -109,9 +112,9 @@ class BuiltContext:
         )
 
 
-def _ranges(lines: tuple[int, ...]) -> list[tuple[int, int]]:
+def _ranges(lines: tuple[int, ...]) -> list[LineRange]:
     """Sorted line numbers as inclusive runs: (3, 4, 5, 9) -> [(3, 5), (9, 9)]."""
-    runs: list[tuple[int, int]] = []
+    runs: list[LineRange] = []
     for line in lines:
         if runs and line == runs[-1][1] + 1:
             runs[-1] = (runs[-1][0], line)

@@ -172,6 +172,8 @@ def _rank(q: float, count: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class StratumRow:
+    """The pass rate of one stratum, with its interval (``IntervalMethod``)."""
+
     dimension: str
     value: str
     n: int
@@ -180,6 +182,16 @@ class StratumRow:
     low: float
     high: float
     small: bool  # fewer than SMALL_STRATUM tasks: the interval is wide, read with care
+
+
+@dataclass(frozen=True, slots=True)
+class MeanRow:
+    """The mean of a per-task number (a similarity metric) over one stratum."""
+
+    dimension: str
+    value: str
+    n: int
+    mean: float | None  # None when no task of the stratum has the number
 
 
 def stratum_row(dimension: str, value: str, verdicts: Sequence[bool], method: IntervalMethod, key: str = "") -> StratumRow:
@@ -227,16 +239,6 @@ def stratify(
         for value in ordered_values(dimension, values):
             rows.append(stratum_row(dimension, value, groups.get((dimension, value), []), method, key))
     return rows
-
-
-@dataclass(frozen=True, slots=True)
-class MeanRow:
-    """The mean of a per-task number (a similarity metric) over one stratum."""
-
-    dimension: str
-    value: str
-    n: int
-    mean: float | None  # None when no task of the stratum has the number
 
 
 def stratum_means(tasks: Sequence[Task], value: Callable[[str], float | None], cut: Cutoffs) -> list[MeanRow]:

@@ -43,14 +43,6 @@ def similarity(answer: str, accepted: str) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptedRequest:
-    """A ``complete`` event the developer accepted, with its document and the accepted text."""
-
-    snapshot: CompleteSnapshot
-    accepted: str
-
-
-@dataclass(frozen=True, slots=True)
 class TraceCounts:
     """What happened to the original model's answers in the trace."""
 
@@ -71,6 +63,14 @@ def count_events(events: Sequence[TraceEvent]) -> TraceCounts:
     kinds = Counter(e.event for e in events)
     answered = sum(1 for e in events if e.event == "complete" and e.items)
     return TraceCounts(kinds["complete"], answered, kinds["shown"], kinds["accept"], kinds["reject"], kinds["cancel"])
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedRequest:
+    """A ``complete`` event the developer accepted, with its document and the accepted text."""
+
+    snapshot: CompleteSnapshot
+    accepted: str
 
 
 def accepted_requests(events: Sequence[TraceEvent], found: Sequence[CompleteSnapshot]) -> list[AcceptedRequest]:

@@ -101,6 +101,9 @@ def _now() -> str:
 
 @dataclass(frozen=True, slots=True)
 class RunInfo:
+    """A run as the store keeps it: what was replayed, by which model and tool, under which
+    configuration (``config``, and its hash, checked when the run is resumed)."""
+
     run_id: str
     created: str
     tool_version: str
