@@ -31,8 +31,10 @@ DEFAULT_CONCURRENCY = 4  # requests in flight for a model that does not set its 
 
 
 class Labelled(Table):
-    """The key every spec may have: a label for people, ignored by the bridge."""
+    """The keys every spec has: its kind (each record narrows it to its own) and a label for
+    people, ignored by the bridge."""
 
+    kind: str
     name: str | None = Field(None, description="A label for people; ignored.")
 
 
