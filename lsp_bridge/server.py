@@ -32,7 +32,7 @@ from replay.core.records import PROMPT_METHOD, TIMING_METHOD, Timing
 from .contexts import ContextError, Strategy
 from .contexts.provider import ContextProvider
 from .conversions import lsp_inline_items, lsp_request
-from .models import Model, ModelError, create_model
+from .models import Model, ModelError, create_model, spec_from_json
 from .models.base import answers
 from .options import BridgeOptions, merge_options
 from .trace import TraceWriter, json_changes
@@ -80,7 +80,7 @@ class BridgeServer(LanguageServer):
 def _configure(ls: BridgeServer, raw_options: object) -> None:
     ls.options, problems = merge_options(ls.defaults, raw_options)
     try:
-        ls.model = create_model(ls.options.model)
+        ls.model = create_model(spec_from_json(ls.options.model))
         ls.model_problem = None
     except ModelError as exc:
         ls.model, ls.model_problem = None, str(exc)

@@ -23,7 +23,7 @@ The groups and what their entries are:
 ======================  ====================================  ==========================================
 group                   registry                              entry
 ======================  ====================================  ==========================================
-``simpilot.models``     ``lsp_bridge.models.FACTORIES``       ``factory(spec: dict) -> Model``
+``simpilot.models``     ``lsp_bridge.models.FACTORIES``       ``factory(spec: ModelSpec) -> Model``
 ``simpilot.contexts``   ``lsp_bridge.contexts.BUILDERS``      ``(builder, {option: default})``
 ``simpilot.steps``      ``postprocess.presets.STEPS``         ``step(text, HoleContext) -> text``
 ``simpilot.languages``  ``replay.marking.languages.LANGUAGES``  ``MarkingLanguage`` (marker, parser, labeller)

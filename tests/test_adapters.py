@@ -20,12 +20,13 @@ from typing import Any
 
 import pytest
 
-from lsp_bridge.models import HTTP_KINDS, ModelError, check_spec, create_model
+from lsp_bridge.models import HTTP_KINDS, ModelError, check_spec, create_model, spec_from_json
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.cache import CachedModel, RawOutputStore
 from lsp_bridge.models.endpoint import retry_after
 from lsp_bridge.models.resolve import resolve_model
 from lsp_bridge.repo_context import arrange_document
+from replay.config.model_spec import spec_json
 from replay.core.errors import SimpilotError
 
 ANSWER = "a + b"
@@ -159,7 +160,7 @@ UNTITLED = CompletionRequest(uri="untitled:1", path="untitled:1", language="pyth
 
 
 async def ask(spec: dict[str, Any], request: CompletionRequest = UNTITLED) -> str:
-    model = create_model(spec)
+    model = create_model(spec_from_json(spec))
     try:
         return await model.complete(request)
     finally:
@@ -244,14 +245,14 @@ async def test_context_budget_limits_what_is_sent(endpoint: FakeEndpoint, repo: 
 async def test_api_key_is_read_from_the_named_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIMPILOT_TEST_KEY", "sk-test-123")
     for fake in serve(FakeEndpoint("openai-completions")):
-        model = create_model(fake.spec(api_key_env="SIMPILOT_TEST_KEY"))
+        model = create_model(spec_from_json(fake.spec(api_key_env="SIMPILOT_TEST_KEY")))
         assert "sk-test-123" not in json.dumps(model.cache_identity())  # type: ignore[attr-defined]
         await model.complete(UNTITLED)
         await model.aclose()
         assert fake.headers[0]["Authorization"] == "Bearer sk-test-123"
     monkeypatch.delenv("SIMPILOT_TEST_KEY")
     with pytest.raises(ModelError, match="environment variable SIMPILOT_TEST_KEY .* is not set"):
-        create_model({"kind": "ollama", "base_url": "http://127.0.0.1:1", "model": "m", "api_key_env": "SIMPILOT_TEST_KEY"})
+        create_model(spec_from_json({"kind": "ollama", "base_url": "http://127.0.0.1:1", "model": "m", "api_key_env": "SIMPILOT_TEST_KEY"}))
 
 
 async def test_concurrency_limits_requests_in_flight() -> None:
@@ -259,7 +260,7 @@ async def test_concurrency_limits_requests_in_flight() -> None:
 
     for fake in serve(FakeEndpoint("ollama")):
         fake.script = [Reply(body=json.dumps(wire_answer("ollama", "x")).encode(), delay=0.2) for _ in range(4)]
-        model = create_model(fake.spec(concurrency=1))
+        model = create_model(spec_from_json(fake.spec(concurrency=1)))
         start = time.monotonic()
         answers = await asyncio.gather(*(model.complete(UNTITLED) for _ in range(4)))
         await model.aclose()
@@ -404,7 +405,7 @@ async def test_cache_shares_identical_requests_in_flight(tmp_path: Path) -> None
 
     for fake in serve(FakeEndpoint("ollama")):
         fake.script = [Reply(body=json.dumps(wire_answer("ollama", ANSWER)).encode(), delay=0.3)]
-        model = create_model(fake.spec(cache_db=str(tmp_path / "raw.sqlite")))
+        model = create_model(spec_from_json(fake.spec(cache_db=str(tmp_path / "raw.sqlite"))))
         assert isinstance(model, CachedModel)
         answers = await asyncio.gather(*(model.complete(UNTITLED) for _ in range(3)))
         await model.aclose()
@@ -436,14 +437,14 @@ async def test_cache_shares_identical_requests_in_flight(tmp_path: Path) -> None
 )
 def test_bad_settings_are_clear_model_errors(spec: dict[str, Any], message: str) -> None:
     with pytest.raises(ModelError, match=message):
-        check_spec(spec)
+        check_spec(spec_from_json(spec))
     with pytest.raises(ModelError, match=message):
-        create_model(spec)
+        create_model(spec_from_json(spec))
 
 
 def test_registry_builds_every_http_kind() -> None:
     for kind in HTTP_KINDS:
-        model = create_model({"kind": kind, "base_url": "http://127.0.0.1:1", "model": "m"})
+        model = create_model(spec_from_json({"kind": kind, "base_url": "http://127.0.0.1:1", "model": "m"}))
         assert model.kind == kind  # type: ignore[attr-defined]
 
 
@@ -455,13 +456,13 @@ def test_models_toml_and_inline_specs(tmp_path: Path) -> None:
         '[models.typo]\nkind = "ollama"\nbase_url = "http://127.0.0.1:11434"\nmodel = "m"\nmax_token = 5\n'
     )
     spec = resolve_model("sc2", config, [])
-    assert spec["cache_db"] == str(tmp_path / "cache" / "sc2.sqlite")
+    assert spec_json(spec)["cache_db"] == str(tmp_path / "cache" / "sc2.sqlite")
     assert create_model(spec).name == "bigcode/starcoder2-3b"
     with pytest.raises(SimpilotError, match=r"models.toml: models\.typo\.max_token: unknown key"):
         resolve_model("typo", config, [])
-    assert resolve_model("ollama:qwen2.5-coder:1.5b@http://127.0.0.1:11434", None, []) == {
+    assert spec_json(resolve_model("ollama:qwen2.5-coder:1.5b@http://127.0.0.1:11434", None, [])) == {
         "kind": "ollama", "model": "qwen2.5-coder:1.5b", "base_url": "http://127.0.0.1:11434"}
-    assert resolve_model("llamacpp-infill:@http://127.0.0.1:8080", None, [])["kind"] == "llamacpp-infill"
+    assert resolve_model("llamacpp-infill:@http://127.0.0.1:8080", None, []).kind == "llamacpp-infill"
 
 
 async def test_text_with_a_lone_surrogate_is_sent_and_cached(tmp_path: Path) -> None:

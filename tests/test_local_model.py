@@ -167,13 +167,13 @@ def test_raw_completion_and_refusals(server_url: str) -> None:
 async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_url: str, tmp_path: Path) -> None:
     """openai-completions with prompt_mode = "suffix" sends the code after the cursor as
     ``suffix``: the local server refuses it and simpilot reports why, as a model error."""
-    from lsp_bridge.models import create_model
+    from lsp_bridge.models import create_model, spec_from_json
     from lsp_bridge.models.base import ModelError
 
     document = "def mean(xs):\n    \n    return total / len(xs)\n"
     request = CompletionRequest(f"file://{tmp_path}/stats.py", f"{tmp_path}/stats.py", "python", document, 18, 1, 4)
     spec = {"kind": "openai-completions", "base_url": server_url, "model": "x", "prompt_mode": "suffix", "max_tokens": 8, "retries": 0}
-    model = create_model(spec)
+    model = create_model(spec_from_json(spec))
     try:
         with pytest.raises(ModelError, match="no fill-in-the-middle tokens"):
             await model.complete(request)
@@ -186,7 +186,7 @@ async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_ur
 async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(server_url: str, tmp_path: Path) -> None:
     """stream = true: server-sent events whose pieces add up to the greedy answer, the token
     counts in the last event; through simpilot's adapters, with the time to the first token."""
-    from lsp_bridge.models import create_model
+    from lsp_bridge.models import create_model, spec_from_json
 
     body = {"model": "x", "prompt": "def add(a, b):\n    return", "max_tokens": 12, "stop": ["\n\n"]}
     whole = httpx.post(f"{server_url}/completions", json=body, timeout=600).json()
@@ -202,7 +202,7 @@ async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(
     document = "def mean(xs):\n    \n"
     request = CompletionRequest(f"file://{tmp_path}/stats.py", f"{tmp_path}/stats.py", "python", document, 18, 1, 4)
     spec = {"kind": "openai-chat", "base_url": server_url, "model": "x", "max_tokens": 16, "context_chars": 0, "timeout": 600, "retries": 0}
-    streamed, plain = create_model(spec | {"stream": True}), create_model(spec)
+    streamed, plain = create_model(spec_from_json(spec | {"stream": True})), create_model(spec_from_json(spec))
     try:
         (texts, timing), (same, untimed) = await streamed.complete_timed(request), await plain.complete_timed(request)
     finally:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from lsp_bridge.models import ModelError, spec_from_json
 from lsp_bridge.models.resolve import check_spec, resolve_model
+from replay.config.model_spec import spec_json
 from replay.config.models import price_for
 from replay.config.price import Price
 from replay.core.errors import SimpilotError
@@ -29,8 +31,8 @@ def test_token_prices_are_read_and_left_out_of_the_spec(tmp_path: Path) -> None:
         f"[models.plain]\n{OLLAMA}",
     )
     assert price_for("hosted", config) == Price(input_per_mtok=0.15, output_per_mtok=0.6, currency="EUR")
-    assert resolve_model("hosted", config, []) == SPEC  # no price_* key reaches the bridge
-    assert resolve_model("plain", config, []) == SPEC
+    assert spec_json(resolve_model("hosted", config, [])) == SPEC  # no price_* key reaches the bridge
+    assert spec_json(resolve_model("plain", config, [])) == SPEC
     assert price_for("plain", config) is None
 
 
@@ -38,13 +40,13 @@ def test_an_hourly_price_with_integer_values(tmp_path: Path) -> None:
     config = models_file(tmp_path, f"[models.gpu]\n{OLLAMA}price_per_hour = 2\n")
     price = price_for("gpu", config)
     assert price == Price(per_hour=2.0) and price is not None and (price.kind, price.currency) == ("hourly", "USD")
-    assert resolve_model("gpu", config, []) == SPEC
+    assert spec_json(resolve_model("gpu", config, [])) == SPEC
 
 
 def test_the_bridge_would_refuse_the_price_keys_so_they_must_be_stripped() -> None:
-    with pytest.raises(SimpilotError, match="unknown setting.*price_per_hour"):
-        check_spec("gpu", {**SPEC, "price_per_hour": 2.0})
-    check_spec("gpu", SPEC)  # what resolve_model hands on passes
+    with pytest.raises(ModelError, match="unknown setting.*price_per_hour"):
+        spec_from_json({**SPEC, "price_per_hour": 2.0})  # the bridge's edge refuses them
+    check_spec("gpu", spec_from_json(SPEC))  # what resolve_model hands on passes
 
 
 def test_a_misspelt_price_key_is_still_an_unknown_setting(tmp_path: Path) -> None:

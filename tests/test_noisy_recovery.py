@@ -89,12 +89,13 @@ def test_java_bracket_corruptions() -> None:
 
 def test_noisy_oracle_is_named_with_a_seed(tmp_path) -> None:
     from lsp_bridge.models.resolve import resolve_model
+    from replay.config.model_spec import spec_json
     from replay.core.errors import SimpilotError
 
     scenario = tmp_path / "s.jsonl"
     scenario.write_text("", encoding="utf-8")
-    assert resolve_model("noisy-oracle", None, [scenario]) == {"kind": "noisy-oracle", "seed": 0, "scenarios": [str(scenario.resolve())]}
-    assert resolve_model("noisy-oracle:7", None, [scenario])["seed"] == 7
+    assert spec_json(resolve_model("noisy-oracle", None, [scenario])) == {"kind": "noisy-oracle", "seed": 0, "scenarios": [str(scenario.resolve())]}
+    assert spec_json(resolve_model("noisy-oracle:7", None, [scenario]))["seed"] == 7
     with pytest.raises(SimpilotError, match="noisy-oracle"):
         resolve_model("noisy-oracle:x", tmp_path / "missing.toml", [scenario])
 

@@ -64,12 +64,12 @@ def test_every_registry_reads_its_group(tmp_path: Path) -> None:
     )
     script = textwrap.dedent(
         """
-        from lsp_bridge.models import create_model
+        from lsp_bridge.models import create_model, spec_from_json
         from lsp_bridge.contexts import BUILDERS
         from postprocess.presets import run_steps
         from replay.marking.languages import LANGUAGES
         from replay.execution.programs import toolchain
-        print(create_model({"kind": "echo"})[0])
+        print(create_model(spec_from_json({"kind": "echo"}))[0])
         print(BUILDERS["three"][1])
         print(run_steps(["shout"], "abc", None).text)
         print(LANGUAGES["cobol"], toolchain("cobol"))

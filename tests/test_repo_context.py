@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from lsp_bridge.models import ModelError, create_model
+from lsp_bridge.models import ModelError, create_model, spec_from_json
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.openai_chat import ChatSettings, OpenAIChatModel
 from lsp_bridge.prompts import HOLE
@@ -452,7 +452,7 @@ async def test_openai_chat_with_zero_context_sends_the_file_only(py_repo: Path) 
 
 def test_context_chars_comes_from_the_model_spec() -> None:
     spec = {"kind": "openai-chat", "base_url": "http://model.test/v1", "model": "m"}
-    assert create_model({**spec, "context_chars": 1000}).settings.context_chars == 1000  # type: ignore[attr-defined]
-    assert create_model(spec).settings.context_chars == 48_000  # type: ignore[attr-defined]
+    assert create_model(spec_from_json({**spec, "context_chars": 1000})).settings.context_chars == 1000  # type: ignore[attr-defined]
+    assert create_model(spec_from_json(spec)).settings.context_chars == 48_000  # type: ignore[attr-defined]
     with pytest.raises(ModelError, match="context_chars"):
-        create_model({**spec, "context_chars": -1})
+        create_model(spec_from_json({**spec, "context_chars": -1}))

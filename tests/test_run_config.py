@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from replay.config.model_spec import parse_model_spec
 from replay.config.run import (
     LEGACY_VERDICT,
     VERDICT,
@@ -31,7 +32,7 @@ SECRET = "s3cr3t-k3y"
 
 def config(spec: dict | None = None, presets: dict | None = None, **options) -> dict:
     options = {"sandboxed": True, "limits": Limits(), "full_suite": False, **options}
-    return run_config(spec or CHAT, presets if presets is not None else {"simcopilot": ("strip_noncode", "reindent")}, **options)
+    return run_config(parse_model_spec(spec or CHAT), presets if presets is not None else {"simcopilot": ("strip_noncode", "reindent")}, **options)
 
 
 # -- what the configuration holds ---------------------------------------------------------------
@@ -40,7 +41,7 @@ def config(spec: dict | None = None, presets: dict | None = None, **options) -> 
 def test_defaults_are_filled_in_so_writing_one_out_changes_nothing() -> None:
     assert config_hash(config({**CHAT, "temperature": 0})) == config_hash(config(CHAT))
     assert config_hash(config({**CHAT, "max_tokens": 512})) == config_hash(config(CHAT))
-    settings = model_settings(CHAT)
+    settings = model_settings(parse_model_spec(CHAT))
     assert settings["temperature"] == 0.0 and settings["max_tokens"] == 512 and settings["prompt_mode"] == "chat"
 
 
@@ -60,7 +61,7 @@ def test_transport_settings_leave_the_hash_alone(setting: str, value: object) ->
 
 def test_the_fim_template_is_part_of_the_model_settings() -> None:
     fim = {"kind": "openai-completions", "base_url": "http://h/v1", "model": "sc2", "fim_family": "starcoder"}
-    settings = model_settings(fim)
+    settings = model_settings(parse_model_spec(fim))
     assert settings["prompt_mode"] == "fim" and settings["fim_template"] == "<fim_prefix>{pre}<fim_suffix>{suf}<fim_middle>"
     assert settings["stop"] == ["<|endoftext|>", "<file_sep>"]
     assert config_hash(config({**fim, "fim_family": "qwen"})) != config_hash(config(fim))
@@ -143,7 +144,7 @@ def replay_settings(tmp_path: Path, *, spec: dict | None = None, model: str = "c
     if not scenario.exists():
         scenario.write_text('{"a": 1}\n', encoding="utf-8")
     spec = spec or CHAT
-    return ReplaySettings(run_id="r", model=model, model_spec=spec, presets=("simcopilot",), scenarios=(scenario,),
+    return ReplaySettings(run_id="r", model=model, model_spec=parse_model_spec(spec), presets=("simcopilot",), scenarios=(scenario,),
                           server_command=("x",), resume=resume, config=config(spec, **options))
 
 

@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 from replay.config.manifest import open_repository
+from replay.config.model_spec import parse_model_spec
 from replay.config.run import (
     JUNIT_REPORTS,
     OUTPUT_COMPARISON,
@@ -35,7 +36,7 @@ SPEC = {"kind": "oracle"}
 
 
 def config(verdicts: dict[str, str] | None = None) -> dict:
-    return run_config(SPEC, {"none": ()}, sandboxed=True, limits=Limits(), full_suite=False, verdicts=verdicts)
+    return run_config(parse_model_spec(SPEC), {"none": ()}, sandboxed=True, limits=Limits(), full_suite=False, verdicts=verdicts)
 
 
 def test_each_kind_of_repository_has_its_way(tmp_path: Path) -> None:

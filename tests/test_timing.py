@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lsp_bridge.models import create_model
+from lsp_bridge.models import create_model, spec_from_json
 from lsp_bridge.models.base import CompletionRequest
 from lsp_bridge.models.cache import CachedModel, RawOutputStore
 from replay.core.recordings import RecordedAnswer
@@ -123,7 +123,7 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
 
 
 async def test_a_streamed_answer_is_the_whole_answer_and_its_first_token_is_timed(server: Server) -> None:
-    model = create_model(server.spec(stream=True))
+    model = create_model(spec_from_json(server.spec(stream=True)))
     try:
         texts, timing = await model.complete_timed(REQUEST)
     finally:
@@ -138,7 +138,7 @@ async def test_a_streamed_answer_is_the_whole_answer_and_its_first_token_is_time
 
 
 async def test_a_whole_answer_has_no_first_token_time_and_the_endpoints_counts(server: Server) -> None:
-    model = create_model(server.spec())
+    model = create_model(spec_from_json(server.spec()))
     try:
         texts, timing = await model.complete_timed(REQUEST)
     finally:
@@ -150,7 +150,7 @@ async def test_a_whole_answer_has_no_first_token_time_and_the_endpoints_counts(s
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
 async def test_counts_the_endpoint_did_not_send_are_estimated_and_labelled(stream: bool) -> None:
     server = Server("openai-completions", usage=False)
-    model = create_model(server.spec(stream=stream, prompt_mode="suffix"))
+    model = create_model(spec_from_json(server.spec(stream=stream, prompt_mode="suffix")))
     try:
         _, timing = await model.complete_timed(REQUEST)
     finally:
@@ -163,7 +163,7 @@ async def test_counts_the_endpoint_did_not_send_are_estimated_and_labelled(strea
 async def test_the_raw_output_store_gives_the_original_timing_again(tmp_path: Path) -> None:
     server = Server("openai-completions")
     store = RawOutputStore(tmp_path / "raw.sqlite")
-    inner = create_model(server.spec(stream=True, prompt_mode="suffix"))
+    inner = create_model(spec_from_json(server.spec(stream=True, prompt_mode="suffix")))
     model = CachedModel(inner, store)  # type: ignore[arg-type]
     try:
         first_texts, first = await model.complete_timed(REQUEST)

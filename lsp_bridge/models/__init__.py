@@ -1,6 +1,8 @@
 """Model adapters and the registry that builds one from a spec.
 
-A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
+A spec is a ``replay.config.model_spec.ModelSpec`` record; it travels as JSON (in the LSP
+``initializationOptions`` or ``--model-json``) and :func:`spec_from_json` reads it back into the
+record at the bridge's edge::
 
     {"kind": "oracle", "scenarios": ["scenarios/lpsolve.jsonl"]}
     {"kind": "empty"}
@@ -16,16 +18,20 @@ A spec is a plain dict (it travels in the LSP ``initializationOptions``)::
 The HTTP kinds take the settings of :class:`settings.EndpointSettings` and, optionally,
 ``cache_db``: the SQLite file of the raw-output store (``cache.py``). ``name`` is ignored (a label
 for people). New kinds register a factory in :data:`FACTORIES`, or, from another package, through
-the entry-point group ``simpilot.models`` (``postprocess.registry``).
+the entry-point group ``simpilot.models`` (``postprocess.registry``); their factory is given a
+``PluginSpec``, which keeps the spec's keys and reads like a dict.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from postprocess.registry import Registry
+from replay.config.model_spec import EndpointSpec, ModelSpec, NoisyOracleSpec, OracleSpec, RecordedSpec, parse_model_spec
 
 from .base import CompletionRequest, Model, ModelError
 from .cache import CachedModel, RawOutputStore
@@ -37,7 +43,7 @@ from .openai_completions import OpenAICompletionsModel
 from .oracle import OracleModel
 from .recorded import RecordedModel
 from .remote import RemoteModel
-from .settings import settings_from_spec
+from .settings import settings_from_spec, settings_of
 from .simple import EmptyModel
 
 HTTP_KINDS: dict[str, type[RemoteModel]] = {
@@ -46,55 +52,92 @@ HTTP_KINDS: dict[str, type[RemoteModel]] = {
 _NOT_SETTINGS = frozenset({"name", "cache_db"})
 
 
-def _http_factory(cls: type[RemoteModel]) -> Callable[[dict[str, Any]], Model]:
-    def create(spec: dict[str, Any]) -> Model:
-        model = cls(settings_from_spec(cls.kind, spec, _NOT_SETTINGS))
-        cache_db = spec.get("cache_db")
-        if cache_db is None:
+def _http_factory(cls: type[RemoteModel]) -> Callable[[ModelSpec], Model]:
+    def create(spec: ModelSpec) -> Model:
+        if not isinstance(spec, EndpointSpec) or spec.kind != cls.kind:
+            raise ModelError(f"{cls.kind} cannot be built from a {spec.kind} spec")
+        model = cls(settings_of(spec))
+        if spec.cache_db is None:
             return model
-        if not isinstance(cache_db, str) or not cache_db:
-            raise ModelError(f"cache_db must be the path of an SQLite file, not {cache_db!r}")
-        return CachedModel(model, RawOutputStore(Path(cache_db)))
+        if not spec.cache_db:
+            raise ModelError(f"cache_db must be the path of an SQLite file, not {spec.cache_db!r}")
+        return CachedModel(model, RawOutputStore(Path(spec.cache_db)))
 
     return create
 
 
-def _seed(spec: dict[str, Any]) -> int:
-    seed = spec.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ModelError(f"noisy-oracle: seed must be an integer, not {seed!r}")
-    return seed
+def _oracle(spec: ModelSpec) -> Model:
+    if isinstance(spec, NoisyOracleSpec):
+        return NoisyOracleModel(list(spec.scenarios), spec.seed)
+    if isinstance(spec, OracleSpec):
+        return OracleModel(list(spec.scenarios))
+    raise ModelError(f"the oracle cannot be built from a {spec.kind} spec")
+
+
+def _recorded(spec: ModelSpec) -> Model:
+    if not isinstance(spec, RecordedSpec):
+        raise ModelError(f"recorded cannot be built from a {spec.kind} spec")
+    return RecordedModel(spec.folder)
 
 
 # kind -> factory(spec) -> model. A factory raises ModelError for a spec it cannot use. Plugins
 # add theirs through the entry-point group ``simpilot.models``.
-FACTORIES: Registry[Callable[[dict[str, Any]], Model]] = Registry("model kind", "simpilot.models")
-FACTORIES.register("oracle", lambda spec: OracleModel([str(p) for p in spec.get("scenarios", [])]), __name__)
-FACTORIES.register("noisy-oracle", lambda spec: NoisyOracleModel([str(p) for p in spec.get("scenarios", [])], _seed(spec)), __name__)
+FACTORIES: Registry[Callable[[ModelSpec], Model]] = Registry("model kind", "simpilot.models")
+FACTORIES.register("oracle", _oracle, __name__)
+FACTORIES.register("noisy-oracle", _oracle, __name__)
 FACTORIES.register("empty", lambda spec: EmptyModel(), __name__)
-FACTORIES.register("recorded", lambda spec: RecordedModel(str(spec.get("folder") or "")), __name__)
+FACTORIES.register("recorded", _recorded, __name__)
 for _kind, _cls in HTTP_KINDS.items():
     FACTORIES.register(_kind, _http_factory(_cls), _cls.__module__)
 KINDS = ("oracle", "noisy-oracle", "empty", "recorded", *HTTP_KINDS)  # the built-in kinds
 
 
-def _factory(spec: dict[str, Any]) -> Callable[[dict[str, Any]], Model]:
-    kind = spec.get("kind")
+def _factory(kind: object) -> Callable[[ModelSpec], Model]:
     if not isinstance(kind, str) or kind not in FACTORIES:
         raise ModelError(FACTORIES.unknown(kind))
     return FACTORIES[kind]
 
 
-def check_spec(spec: dict[str, Any]) -> None:
+def spec_from_json(data: Any) -> ModelSpec:
+    """The bridge's edge: a spec as JSON (``initializationOptions.model``, ``--model-json``) read
+    into its record, or a ModelError saying what is wrong (an unknown kind or setting, a bad
+    value) in the words the bridge has always used."""
+    kind = data.get("kind") if isinstance(data, Mapping) else None
+    _factory(kind)
+    if kind in HTTP_KINDS:
+        settings_from_spec(str(kind), dict(data), _NOT_SETTINGS)  # the settings' own errors, first
+    try:
+        return parse_model_spec(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        key = ".".join(str(part) for part in error["loc"][1:])  # past the union's branch name
+        raise ModelError(f"{kind}: {key} must be {_EXPECTED.get(error['type'], 'valid')}, not {error.get('input')!r}") from None
+
+
+_EXPECTED = {"int_type": "an integer", "string_type": "a string", "tuple_type": "a list of paths", "extra_forbidden": "a known key"}
+
+
+def check_spec(spec: ModelSpec) -> None:
     """Raise ModelError when ``create_model(spec)`` would refuse the spec's kind or settings,
     without creating anything (no client, no store, no API key needed yet)."""
-    _factory(spec)
-    if spec["kind"] in HTTP_KINDS:
-        settings_from_spec(spec["kind"], spec, _NOT_SETTINGS)
+    _factory(spec.kind)
+    if isinstance(spec, EndpointSpec):
+        settings_of(spec)
 
 
-def create_model(spec: dict[str, Any]) -> Model:
-    return _factory(spec)(spec)
+def create_model(spec: ModelSpec) -> Model:
+    return _factory(spec.kind)(spec)
 
 
-__all__ = ["CompletionRequest", "Model", "ModelError", "check_spec", "create_model", "FACTORIES", "HTTP_KINDS", "KINDS"]
+__all__ = [
+    "CompletionRequest",
+    "Model",
+    "ModelError",
+    "ModelSpec",
+    "check_spec",
+    "create_model",
+    "spec_from_json",
+    "FACTORIES",
+    "HTTP_KINDS",
+    "KINDS",
+]

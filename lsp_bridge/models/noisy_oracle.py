@@ -19,7 +19,7 @@ from .task_lookup import no_match
 class NoisyOracleModel(OracleModel):
     name = "noisy-oracle"
 
-    def __init__(self, scenarios: list[str], seed: int = 0):
+    def __init__(self, scenarios: list[str], seed: int):
         super().__init__(scenarios)
         self.seed = seed
         self._kinds: dict[str, str] | None = None

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from replay.config import endpoint_settings
 from replay.config.endpoint_settings import EXPECTED, SETTINGS
+from replay.config.model_spec import EndpointSpec
 
 from ..fim import FAMILIES
 from .base import ModelError
@@ -101,6 +102,14 @@ def settings_from_spec(kind: str, spec: dict[str, Any], ignore: frozenset[str] =
         raise ModelError(f"{kind} needs base_url (e.g. {EXAMPLE_URLS[kind]})")
     settings = EndpointSettings(**{k: v for k, v in spec.items() if k in known})
     check_kind(kind, settings)
+    return settings
+
+
+def settings_of(spec: EndpointSpec) -> EndpointSettings:
+    """The bridge's settings of an endpoint spec (its record already holds only known settings of
+    the right types); combinations its kind cannot send are ModelErrors."""
+    settings = EndpointSettings(**spec.settings())
+    check_kind(spec.kind, settings)
     return settings
 
 

@@ -51,31 +51,35 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from replay.config.endpoint_settings import EXPECTED
 from replay.config.errors import ConfigError
+from replay.config.model_spec import ModelSpec, parse_model_spec
 from replay.config.models_file import ENDPOINT_KINDS, TABLES
 from replay.config.price import PRICE_FIELDS, Price, price_from_mapping
 from replay.config.strict import read_toml, validate
 from replay.core.errors import SimpilotError
 
-BUILTIN = {"oracle": {"kind": "oracle"}, "empty": {"kind": "empty"}}
+BUILTIN: dict[str, ModelSpec] = {name: parse_model_spec({"kind": name}) for name in ("oracle", "empty")}
 PRICE_PREFIX = "price_"
 PRICE_KEYS = tuple(PRICE_PREFIX + field for field in PRICE_FIELDS)
 
 
-def model_spec(name: str, config: Path | None) -> dict[str, Any]:
+def model_spec(name: str, config: Path | None) -> ModelSpec:
     """The spec model ``name`` stands for: a built-in one, an inline ``KIND:MODEL@URL``, or a table
     of ``config`` (default ``models.toml``), checked against the file's schema, its prices left out
     and its ``cache_db`` made absolute."""
     kind, sep, rest = name.partition(":")
     if name in BUILTIN:
-        return dict(BUILTIN[name])
+        return BUILTIN[name]
     if sep and kind in ENDPOINT_KINDS and "@" in rest:
         model, _, url = rest.rpartition("@")
-        return {"kind": kind, "model": model, "base_url": url}
+        return _shorthand(name, {"kind": kind, "model": model, "base_url": url})
     if kind == "noisy-oracle" and (not sep or rest.isdigit()):
-        return {"kind": "noisy-oracle", "seed": int(rest or 0)}
+        return parse_model_spec({"kind": "noisy-oracle", "seed": int(rest or 0)})
     if sep and kind == "recorded" and rest:
-        return {"kind": "recorded", "folder": str(Path(rest).resolve())}
+        return parse_model_spec({"kind": "recorded", "folder": str(Path(rest).resolve())})
     path = config or Path("models.toml")
     if not path.exists():
         inline = ", ".join(f"{k}:MODEL@URL" for k in ENDPOINT_KINDS)
@@ -86,13 +90,23 @@ def model_spec(name: str, config: Path | None) -> dict[str, Any]:
     if name not in table:
         known = ", ".join(sorted(table)) or "none"
         raise SimpilotError(f"model {name!r} is not defined in {path} (defined: {known})")
-    spec = dict(_entry(path, name, table[name]))
-    _table_price(path, name, spec)  # checked here too, so that a bad price fails the run at its start
-    for key in PRICE_KEYS:  # prices are the report's, not the bridge's (which refuses unknown keys)
-        spec.pop(key, None)
+    entry = _entry(path, name, table[name])
+    _table_price(path, name, entry)  # checked here too, so that a bad price fails the run at its start
+    spec = {k: v for k, v in entry.items() if k not in PRICE_KEYS}  # the report's, not the bridge's
     if isinstance(spec.get("cache_db"), str):  # the bridge may run elsewhere: make it absolute
         spec["cache_db"] = str((path.parent / spec["cache_db"]).resolve())
-    return spec
+    return parse_model_spec(spec)  # the table passed its schema: the spec's record takes it as it is
+
+
+def _shorthand(name: str, values: dict[str, str]) -> ModelSpec:
+    """The spec of an inline ``KIND:MODEL@URL``; a value the record refuses (a URL that is not
+    http) is the bridge's error for that setting."""
+    try:
+        return parse_model_spec(values)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        key = str(error["loc"][-1]) if error["loc"] else ""
+        raise SimpilotError(f"model {name!r}: setting {key} must be {EXPECTED.get(key, 'known')}, not {error.get('input')!r}") from None
 
 
 def _models(path: Path) -> dict[str, Any]:

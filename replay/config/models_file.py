@@ -13,52 +13,30 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from replay.config.endpoint_settings import EndpointSettings
+from replay.config.model_spec import ENDPOINT_KINDS, EndpointKind, EndpointSpec, Labelled, NoisyOracleTable, RecordedSpec
 from replay.config.strict import Table
 
-ENDPOINT_KINDS = ("openai-chat", "openai-completions", "llamacpp-infill", "ollama")  # the bridge's HTTP kinds
-EndpointKind = Literal["openai-chat", "openai-completions", "llamacpp-infill", "ollama"]
+__all__ = ["ENDPOINT_KINDS", "EndpointKind", "TABLES", "ModelsFile", "ModelTable"]
 
 
-class _Labelled(Table):
-    """The keys an endpoint's table has before its settings."""
+class Endpoint(EndpointSpec):
+    """A model behind an HTTP endpoint: its spec (``model_spec.EndpointSpec``) and its price (not a
+    setting: left out of the spec the bridge is given)."""
 
-    kind: EndpointKind = Field(description="The endpoint's wire format.")
-    name: str | None = Field(None, description="A label for people; ignored.")
-
-
-class Endpoint(EndpointSettings, _Labelled):
-    """A model behind an HTTP endpoint: its settings (``endpoint_settings.py``), its raw-output
-    store and its price (not settings: left out of the spec the bridge is given)."""
-
-    cache_db: str | None = Field(None, description="The SQLite file of the raw-output store, relative to models.toml.")
     price_input_per_mtok: float | None = Field(None, description="Price per million prompt tokens.")
     price_output_per_mtok: float | None = Field(None, description="Price per million answer tokens.")
     price_per_hour: float | None = Field(None, description="A self-hosted GPU's price for each busy hour (instead of token prices).")
     price_currency: str | None = Field(None, description="The prices' currency (default USD).")
 
 
-class Builtin(Table):
+class Builtin(Labelled):
     """The ground truth (``oracle``) or no answer at all (``empty``)."""
 
     kind: Literal["oracle", "empty"]
-    name: str | None = None
 
 
-class NoisyOracle(Table):
-    """The ground truth corrupted as models corrupt it."""
-
-    kind: Literal["noisy-oracle"]
-    name: str | None = None
-    seed: int = Field(0, description="The corruption's random seed.")
-
-
-class Recorded(Table):
-    """A model's answers recorded earlier (``simpilot record``)."""
-
-    kind: Literal["recorded"]
-    name: str | None = None
-    folder: str = Field(description="The folder of the recorded answers.")
+NoisyOracle = NoisyOracleTable  # the run adds the scenarios to the spec, never the file
+Recorded = RecordedSpec
 
 
 ModelTable = Annotated[Endpoint | Builtin | NoisyOracle | Recorded, Field(discriminator="kind")]

@@ -17,6 +17,7 @@ from typing import Any
 
 from lsp_bridge.models.resolve import resolve_model
 from replay.config.locations import catalog_for
+from replay.config.model_spec import EndpointSpec, ModelSpec, spec_json
 from replay.core.errors import SimpilotError
 from replay.core.missing_answers import some
 from replay.core.recordings import RecordedAnswer, answer_for, merge, read_recording_file, sample_tasks, write_recording_file
@@ -40,18 +41,15 @@ class RecordingSummary:
     files: tuple[Path, ...]
 
 
-def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
+def model_settings(spec: ModelSpec) -> dict[str, Any]:
     """The settings an answer was asked with: for an HTTP model, every endpoint setting with the
     adapter's defaults filled in (max_tokens, temperature, context_chars… shape the answer);
     otherwise the spec. Local paths that do not shape an answer (scenarios, cache_db) are left out."""
-    from lsp_bridge.models import HTTP_KINDS
-    from lsp_bridge.models.settings import settings_from_spec
+    from lsp_bridge.models.settings import settings_of
 
-    plain = {k: v for k, v in spec.items() if k not in ("scenarios", "cache_db", "name")}
-    kind = spec.get("kind")
-    if kind not in HTTP_KINDS:
-        return plain
-    return {"kind": kind, **settings_from_spec(kind, plain).model_dump()}
+    if not isinstance(spec, EndpointSpec):
+        return {k: v for k, v in spec_json(spec).items() if k not in ("scenarios", "cache_db", "name")}
+    return {"kind": spec.kind, **settings_of(spec).model_dump()}
 
 
 # -- recording --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from lsp_bridge.models.resolve import resolve_model
 from postprocess import PRESETS
 from replay.config.locations import catalog_for
 from replay.config.manifest import RepoCatalog
+from replay.config.model_spec import concurrency, spec_json
 from replay.config.run import redact_model_name, verdict_way
 from replay.core.errors import SimpilotError
 from replay.core.missing_answers import model_error_lines, recording_of
@@ -131,7 +132,7 @@ def run_replay(
         scenarios=scenarios,
         server_command=command,
         jobs=jobs,
-        concurrency=int(spec.get("concurrency", 4)),
+        concurrency=concurrency(spec),
         resume=resume,
         log=db.parent / f"{run_id}.bridge.log",
         executor=executor,
@@ -201,7 +202,7 @@ def _ask_as_a_session(store: Store, settings: ReplaySettings, tasks: list[Task],
     replay then finds the answers stored and only judges them."""
     done = {task_id for task_id, samples in store.samples(settings.run_id).items() if answered(samples)}
     roots = {name: catalog.get(name).root for name in sorted({t.repo for t in tasks})}
-    init_options = {"model": settings.model_spec, "postprocess": None, "context": settings.context}
+    init_options = {"model": spec_json(settings.model_spec), "postprocess": None, "context": settings.context}
     err.print(f"session: asking {sum(t.id not in done for t in tasks)} task(s) on one open document per file")
     asyncio.run(
         run_session(

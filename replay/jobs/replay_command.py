@@ -17,6 +17,7 @@ from pathlib import Path
 from lsp_bridge.contexts import Strategy
 from lsp_bridge.models.resolve import resolve_model
 from replay.config.manifest import open_repository
+from replay.config.model_spec import spec_json
 from replay.core.errors import SimpilotError
 from replay.core.missing_answers import how_to_answer
 from replay.jobs.contexts import strategies_named
@@ -153,7 +154,7 @@ def replay_editor_trace(db: Path, job: TraceReplay) -> None:
     """Replay the trace's requests and print how MODEL's answers compare with the accepted ones."""
     spec = resolve_model(job.model, job.options.models_file, [])
     roots = [open_repository(p).root for p in job.options.repo_paths]
-    options = {"model": spec, "postprocess": job.preset}
+    options = {"model": spec_json(spec), "postprocess": job.preset}
     report = asyncio.run(replay_trace(job.trace, job.command, options, roots, log=db.parent / "trace-replay.bridge.log"))
     if job.as_json:
         print_json(report.to_json())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lsp_bridge.models.resolve import resolve_model
 from postprocess import PRESETS
+from replay.config.model_spec import spec_json
 from replay.core.errors import SimpilotError
 from replay.jobs.contexts import strategies_named
 
@@ -27,7 +28,7 @@ def serve(
     from lsp_bridge.__main__ import main as bridge_main  # the server's packages load only to serve
 
     spec = resolve_model(model, models_file, list(scenarios))
-    args = ["--model-json", json.dumps(spec), "--postprocess", postprocess, "--preset-steps", ",".join(PRESETS[postprocess])]
+    args = ["--model-json", json.dumps(spec_json(spec)), "--postprocess", postprocess, "--preset-steps", ",".join(PRESETS[postprocess])]
     args += ["--log-file", log_file] if log_file else []
     if context:
         from lsp_bridge.contexts import ContextError

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from lsp_bridge.fim import FAMILIES
-from lsp_bridge.models import HTTP_KINDS
-from lsp_bridge.models.settings import settings_from_spec
+from lsp_bridge.models.settings import settings_of
 from replay.config.endpoint_settings import NUMBER_SETTINGS
+from replay.config.model_spec import EndpointSpec, ModelSpec, parse_model_spec, spec_json
 from replay.config.run import (
     ADDRESS,
     BRIDGE,
@@ -29,16 +29,14 @@ from replay.config.run import (
 from replay.execution.sandbox.bubblewrap import Limits
 
 
-def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
+def model_settings(spec: ModelSpec) -> dict[str, Any]:
     """The settings that shape ``spec``'s answers, secrets redacted: for an endpoint those the
     bridge will use (defaults filled in, prompt mode, stops and FIM template resolved), for the
     built-in models their spec."""
-    plain = {k: v for k, v in spec.items() if k not in NOT_ANSWER_KEYS}
-    kind = plain.get("kind")
-    if kind not in HTTP_KINDS:
-        return redact_spec(plain)
-    settings = settings_from_spec(kind, plain)
-    values = settings.cache_identity(kind)
+    if not isinstance(spec, EndpointSpec):
+        return redact_spec({k: v for k, v in spec_json(spec).items() if k not in NOT_ANSWER_KEYS})
+    settings = settings_of(spec)
+    values = settings.cache_identity(spec.kind)
     values = {k: float(v) if k in NUMBER_SETTINGS and isinstance(v, int) else v for k, v in values.items()}  # 0 and 0.0 alike
     if values["prompt_mode"] == "fim" and settings.fim_family:
         values["fim_template"] = FAMILIES[settings.fim_family].template
@@ -47,7 +45,7 @@ def model_settings(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_config(
-    spec: dict[str, Any],
+    spec: ModelSpec,
     presets: dict[str, tuple[str, ...]],
     *,
     sandboxed: bool,
@@ -83,7 +81,7 @@ def legacy_config(model_spec: dict[str, Any], presets: dict[str, tuple[str, ...]
     model spec, the steps of its presets (when recorded) and the sandbox line ("bubblewrap;
     tests: full suite; …"). The sandbox's limits and how answers were asked are unknown."""
     try:
-        model = model_settings(model_spec)
+        model = model_settings(parse_model_spec(model_spec))
     except Exception:  # a spec this version no longer accepts: compare it as it was stored
         model = redact_spec({k: v for k, v in model_spec.items() if k not in NOT_ANSWER_KEYS})
     config: dict[str, Any] = {

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from postprocess import run_preset
+from replay.config.model_spec import spec_json
 from replay.core.records import Completion, Outcome, Status, Task
 from replay.core.scenarios import hole_context
 from replay.execution.judge import Evaluator, Verdict
@@ -132,7 +133,7 @@ async def replay_run(
 
     run_id = settings.run_id
     roots = sorted({evaluator.catalog.get(t.repo).root for t in tasks})
-    init_options = {"model": settings.model_spec, "postprocess": None, "context": settings.context}
+    init_options = {"model": spec_json(settings.model_spec), "postprocess": None, "context": settings.context}
     executor = open_executor(settings, evaluator, tasks)
     try:
         timeouts = Timeouts(executor)

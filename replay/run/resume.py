@@ -13,6 +13,7 @@ import hashlib
 
 from replay import __version__
 from replay.config.manifest import RepoCatalog
+from replay.config.model_spec import spec_json
 from replay.config.run import config_hash, differences, redact_model_name, redact_spec, without_address
 from replay.core.errors import SimpilotError
 from replay.core.records import Completion, Task
@@ -68,7 +69,7 @@ def open_run(store: Store, settings: ReplaySettings, tasks: list[Task], sandbox:
         created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         tool_version=__version__,
         model=model,
-        model_spec=redact_spec(settings.model_spec),
+        model_spec=redact_spec(spec_json(settings.model_spec)),
         presets=settings.presets,
         scenarios=tuple(str(p) for p in settings.scenarios),
         scenario_hash=scenario_hash,

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replay.config.model_spec import ModelSpec
+
 
 @dataclass(frozen=True)
 class ReplaySettings:
     run_id: str
     model: str
-    model_spec: dict[str, Any]
+    model_spec: ModelSpec  # stored and sent as ``model_spec.spec_json``
     presets: tuple[str, ...]
     scenarios: tuple[Path, ...]
     server_command: tuple[str, ...]
