@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from replay.core.paths import cache_root  # noqa: E402
 
-# The JUnit runner is built once per source text into simpilot's cache (java_runner.py): a
+# The JUnit runner is built once per source text into simpilot's cache (runners/junit.py): a
 # mutant's build is removed after its run.
 RUNNER_BUILDS = cache_root() / "java"
 RESULTS = ROOT / "benchmarks" / "results" / "mutations.json"
