@@ -74,3 +74,17 @@ def test_failing_tests_on_the_untouched_code_get_the_manifests_timeout(tiny_repo
         references = ReferenceRuns(evaluator, [a])
         assert not references.passed(a)
         assert references.timeout(a, 5, 0.0) == manifest.timeout
+
+
+def test_a_jvm_run_gets_more_cpu_time_before_it_counts_as_a_busy_loop(tiny_repo: Path) -> None:
+    """A JVM's CPU time holds the in-memory compilation of the edited file and the JIT's threads,
+    over a second on a cold JVM: a Java task's first run, and the rule's floor, give it
+    ``REPLAY_MIN_CPU_JVM``; a Python task keeps ``REPLAY_MIN_CPU``."""
+    from replay.execution.scheduling.limits import first_limits
+    from replay.execution.scheduling.references import REPLAY_MIN_CPU, REPLAY_MIN_CPU_JVM, min_cpu
+
+    python = _task("tiny/core.py", None, 1)
+    java = replace(python, language="java", path="src/A.java")
+    assert (min_cpu(python), min_cpu(java)) == (REPLAY_MIN_CPU, REPLAY_MIN_CPU_JVM) and REPLAY_MIN_CPU_JVM >= 5.0
+    catalog = RepoCatalog([open_repository(tiny_repo)])
+    assert (first_limits(catalog, python).cpu, first_limits(catalog, java).cpu) == (REPLAY_MIN_CPU, REPLAY_MIN_CPU_JVM)

@@ -15,13 +15,21 @@ from replay.config.manifest import RepoCatalog
 from replay.core.records import Status, Task
 from replay.execution.judge import Evaluator, Verdict
 from replay.execution.scheduling.executors import Executor
-from replay.execution.scheduling.references import REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU, REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN, ReferenceRuns
+from replay.execution.scheduling.references import (
+    REPLAY_CPU_SLOWDOWN,
+    REPLAY_MIN_CPU,
+    REPLAY_MIN_CPU_JVM,
+    REPLAY_MIN_TIMEOUT,
+    REPLAY_SLOWDOWN,
+    ReferenceRuns,
+    min_cpu,
+)
 from replay.execution.scheduling.workers import Worker
 
 TIMEOUTS = (
     f"timeouts: {REPLAY_SLOWDOWN}x the untouched run of each file's tests, {REPLAY_MIN_TIMEOUT:g} s up to the manifest's; "
-    f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s "
-    f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s or {REPLAY_MIN_CPU:g} s of CPU)"
+    f"CPU time {REPLAY_CPU_SLOWDOWN}x the untouched run's, at least {REPLAY_MIN_CPU:g} s ({REPLAY_MIN_CPU_JVM:g} s in a JVM) "
+    f"(the untouched run is made when a run reaches {REPLAY_MIN_TIMEOUT:g} s or that least CPU time)"
 )
 
 
@@ -40,7 +48,7 @@ class RunLimits:
 def rule_limits(references: ReferenceRuns, task: Task) -> RunLimits:
     """The limits the rule gives ``task``'s tests, from its file's run on the untouched code."""
     return RunLimits(
-        references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, REPLAY_MIN_CPU)
+        references.timeout(task, REPLAY_SLOWDOWN, REPLAY_MIN_TIMEOUT), references.cpu(task, REPLAY_CPU_SLOWDOWN, min_cpu(task))
     )
 
 
@@ -59,7 +67,7 @@ def first_limits(catalog: RepoCatalog, task: Task) -> RunLimits:
     minimums. Every limit the rule gives is at least these, so a run that ends within them gets
     the verdict it would get under the rule; only a run that reaches them needs the reference
     (and a second run, when the rule allows more). Most files never need a reference run."""
-    return RunLimits(min(catalog.get(task.repo).timeout, REPLAY_MIN_TIMEOUT), REPLAY_MIN_CPU)
+    return RunLimits(min(catalog.get(task.repo).timeout, REPLAY_MIN_TIMEOUT), min_cpu(task))
 
 
 def judge_here(evaluator: Evaluator, references: ReferenceRuns, task: Task, text: str) -> Verdict:
