@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from replay.config.model_spec import parse_model_spec
 from replay.core.records import Completion, Kind, Outcome, Position, Span, Status, Task
 from replay.execution.judge import Verdict
 from replay.run import client as client_module
@@ -90,7 +91,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
 def replay(store: Store, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(client_module, "BridgeClient", server)
     evaluator = SimpleNamespace(catalog=SimpleNamespace(get=lambda repo: SimpleNamespace(root=Path("/repo"))), original=lambda t: SOURCE)
-    settings = ReplaySettings(RUN, "m", {}, PRESETS, (), ("server",), resume=True)
+    settings = ReplaySettings(RUN, "m", parse_model_spec({"kind": "empty"}), PRESETS, (), ("server",), resume=True)
     asyncio.run(replay_run(store, evaluator, TASKS, settings))  # type: ignore[arg-type]
 
 

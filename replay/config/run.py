@@ -68,7 +68,7 @@ OUTPUT_COMPARISON = "the program's output, compared line by line with the untouc
 PROGRAMS = "each program run to its end by its language's runner, its checks proven through the proof channel"
 JUNIT_REPORTS = "each test's own result, from the JUnit XML reports of the repository's test command"
 # Bumped whenever the rule deciding a pass changes: a run judged by two rules measures neither.
-RULE = "busy loops stopped by CPU time (2)"
+RULE = "busy loops stopped by CPU time (3)"
 VERDICT = f"{PER_TEST}; {RULE}"  # the description of a run whose every repository reports each test's result
 LEGACY_VERDICT = "the test command's exit status"
 SANDBOXED = "bubblewrap"
@@ -141,7 +141,7 @@ def describe_verdicts(ways: Mapping[str, str]) -> str:
     """The run's ``verdict``: how its verdicts are reached (``ways``: repository -> its way) and
     the rule's version. Where every repository reports each test's result it is :data:`VERDICT`,
     as before descriptions named the way; otherwise each way with its repositories, e.g.
-    ``the program's output, compared ... (tinyprog); busy loops stopped by CPU time (2)``."""
+    ``the program's output, compared ... (tinyprog); busy loops stopped by CPU time (3)``."""
     repos: dict[str, list[str]] = {}
     for repo, way in sorted(ways.items()):
         repos.setdefault(way, []).append(repo)
