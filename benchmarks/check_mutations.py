@@ -78,6 +78,9 @@ MANIFEST = "replay/config/manifest.py"
 EDITOR_TEXT = "postprocess/editor_text.py"
 RUN_END_TESTS = ("tests/test_run_end.py",)
 REPETITION_TESTS = ("tests/test_filler_repetition.py", "tests/test_program_gate.py")
+REFERENCES = "replay/execution/scheduling/references.py"
+LIMITS = "replay/execution/scheduling/limits.py"
+LIMIT_TESTS = ("tests/test_reference.py",)
 SCENARIO_TESTS = ("tests/test_scenario_checks.py",)
 
 
@@ -402,6 +405,23 @@ MUTATIONS: dict[str, tuple[Mutation, ...]] = {
             REPETITION_TESTS,
         ),
         Mutation("no floor of two runs", REPETITION, "return max(MIN_RUNS, min(", "return max(1, min(", REPETITION_TESTS),
+    ),
+    # Replay's time limits: a JVM's own compile and JIT threads must not make the ground truth a busy loop.
+    "limits": (
+        Mutation(
+            "a JVM run gets the 1 s floor",
+            REFERENCES,
+            'return REPLAY_MIN_CPU_JVM if task.language == "java" else REPLAY_MIN_CPU',
+            "return REPLAY_MIN_CPU",
+            LIMIT_TESTS,
+        ),
+        Mutation(
+            "a first run ignores the language",
+            LIMITS,
+            "REPLAY_MIN_TIMEOUT), min_cpu(task))",
+            "REPLAY_MIN_TIMEOUT), REPLAY_MIN_CPU)",
+            LIMIT_TESTS,
+        ),
     ),
     # A scenario's records checked when read, and inputs that must not stop a run.
     "input": (
