@@ -47,7 +47,7 @@ def _task(repo: Path, path: str, needle: str, *, block: bool, tests: tuple[str, 
     )
 
 
-@pytest.mark.parametrize(("full_suite", "warm"), [(False, True), (False, False), (True, False)], ids=["selected-warm", "selected-cold", "full-suite"])
+@pytest.mark.parametrize(("full_suite", "warm"), [(False, True), (False, False), pytest.param(True, False, marks=pytest.mark.slow)], ids=["selected-warm", "selected-cold", "full-suite"])
 def test_edited_source_shadows_compiled_classes_and_failures_are_classified(tiny_java: Path, full_suite: bool, warm: bool) -> None:
     before = tree_digest(tiny_java)
     manifest = open_repository(tiny_java)

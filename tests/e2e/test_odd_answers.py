@@ -22,6 +22,7 @@ def odd(prompt: str) -> str:
     return ODD[len(prompt) % len(ODD)]
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_a_lone_surrogate_stops_nothing_and_is_kept(tiny_repo: Path, tmp_path: Path) -> None:
     marked = simpilot("mark", str(tiny_repo), "--out", str(tmp_path / "scenarios"), "--per-kind", "1", "--jobs", "2")
     assert marked.returncode == 0, marked.stderr

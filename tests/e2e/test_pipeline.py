@@ -148,6 +148,7 @@ def results(db: Path, run: str) -> tuple[list[tuple], list[tuple]]:
     return answers, judged
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_resume_skips_what_is_stored(marked) -> None:
     """``--resume`` asks the model only for tasks with no stored answer and tests only what has
     no stored outcome (the sentinels on stored rows survive), and ends with what an

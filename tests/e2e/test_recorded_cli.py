@@ -40,6 +40,7 @@ def outcomes(db: Path, run: str) -> list[tuple]:
         return sorted(con.execute("SELECT task_id, postprocess, processed, status, detail FROM outcomes WHERE run_id = ?", (run,)).fetchall())
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_recorded_answers_replay_to_the_same_outcomes(endpoint: str, marked: Path, tiny_repo: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "runs.db")
     folder = tmp_path / "recordings" / "messy"
@@ -71,6 +72,7 @@ def test_session_replay_from_the_command_line(marked: Path, tiny_repo: Path, tmp
     assert {status for *_, status, _ in outcomes(Path(db), "typing")} == {"pass"}
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_a_task_the_recording_lacks_is_named_with_why_and_what_to_do(endpoint: str, marked: Path, tiny_repo: Path, tmp_path: Path) -> None:
     """A recorded run whose recording has no answer for a task: the replay names the task, gives
     the recorded model's error and says to record it again (asking the recording again gives the
