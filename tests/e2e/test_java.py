@@ -162,6 +162,7 @@ def test_mark_then_replay_java(tiny_java: Path, tmp_path: Path) -> None:
     assert tree_digest(tiny_java) == before
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_java_suite_problems_are_named(tiny_java: Path, tmp_path: Path) -> None:
     failing = tiny_java / "src/test/java/tiny/BrokenTest.java"
     failing.write_text(

@@ -144,6 +144,7 @@ def _baseline_error(repo: Path) -> str:
     return str(info.value)
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_without_a_test_command_the_untouched_code_is_checked_by_simpilots_runner(javalib: Path) -> None:
     manifest = open_repository(javalib)
     with Evaluator(RepoCatalog([manifest]), Sandbox.create(), jobs=1) as evaluator:

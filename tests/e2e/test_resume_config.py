@@ -39,6 +39,7 @@ def oracle(db: Path, scenario: Path, repo: Path, *extra: str, presets: Path | No
                     "--jobs", "1", *extra)
 
 
+@pytest.mark.slow  # with the long checks: .ci/run runs them after the default run
 def test_changed_model_settings_are_refused_and_transport_settings_are_not(tiny_repo: Path, scenario: Path, tmp_path: Path) -> None:
     db, models = tmp_path / "runs.db", tmp_path / "models.toml"
 
