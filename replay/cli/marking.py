@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from replay.cli import options
+import replay.cli.options as options
 from replay.cli.group import cli
 from replay.jobs.import_devbench import CATEGORIES, LANGUAGES, DevBenchRequest, import_devbench_answers, import_devbench_command
 from replay.jobs.import_lines import import_lines as import_lines_job

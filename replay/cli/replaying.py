@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from replay.cli import options
+import replay.cli.options as options
 from replay.cli.group import cli, pass_db
 from replay.jobs.demo import demo as demo_job
 from replay.jobs.record import record_and_say

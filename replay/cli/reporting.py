@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from replay.cli import options
+import replay.cli.options as options
 from replay.cli.group import cli, pass_db
 from replay.jobs.compare import compare as compare_job
 from replay.jobs.contexts import contexts as contexts_job
