@@ -103,3 +103,29 @@ def test_an_interpreter_in_a_hidden_folder_runs(tmp_path: Path) -> None:
     result = Sandbox.create().run([str(python), "-c", "import sys; print('ran', sys.argv[1])", str(env)], work, 30, {})
     assert result.returncode == 0, result.output_tail
     assert f"ran {env}" in result.output_tail
+
+
+def test_an_answer_cannot_read_the_ground_truth_on_disk(tmp_path: Path) -> None:
+    """The original file (which holds the hole's ground truth), simpilot's scenarios and its
+    results database lie outside the work copy: a run that looks for them finds nothing, while the
+    system's programs and the interpreter's own files stay readable. Run bare, the same probe
+    reads every one of them, so a refusal is the sandbox's doing."""
+    original = tmp_path / "repository" / "lib.py"
+    original.parent.mkdir()
+    original.write_text("def answer():\n    return 42  # the ground truth\n")
+    checkout = Path(__file__).resolve().parents[1]
+    secrets = [str(original), str(checkout / "scenarios"), str(checkout / "README.md"), str(checkout / "tests")]
+    probe = (
+        "import os, sys\n"
+        f"for path in {secrets!r}:\n"
+        "    print('SEEN' if os.path.exists(path) else 'ABSENT', path)\n"
+        "print('SYSTEM', os.path.exists('/usr/bin/env'), os.path.exists(os.__file__))\n"
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    bare = Sandbox.create(unsafe_no_sandbox=True).run([sys.executable, "-c", probe], work, 30)
+    assert bare.output_tail.count("SEEN") == len(secrets), bare.output_tail
+    boxed = run(probe, work)
+    assert boxed.returncode == 0, boxed.output_tail
+    assert "SEEN" not in boxed.output_tail and boxed.output_tail.count("ABSENT") == len(secrets), boxed.output_tail
+    assert "SYSTEM True True" in boxed.output_tail, boxed.output_tail

@@ -20,15 +20,21 @@ against it, and where:
 
 Policy (this *is* a security boundary, unlike evalplus's guard):
 
-* bubblewrap gives the process a read-only view of the whole system, a private ``/tmp`` of
-  bounded size, a writable work folder and nothing else writable; no network (``--unshare-net``);
+* bubblewrap gives the process a read-only view of the system's own folders (``SYSTEM_FOLDERS``:
+  programs, libraries, ``/etc``) and of what the command needs (``needed_paths``), a private
+  ``/tmp`` of bounded size, a writable work folder and nothing else writable; no network
+  (``--unshare-net``). Everything else is absent, not merely read-only: the user's repository
+  (whose file holds the hole's ground truth), simpilot's scenarios and results database, other
+  checkouts, ``/srv``, ``/opt`` and ``/work``-style folders cannot be read, so an answer cannot
+  find the expected code on disk and copy it;
   its own PID namespace, so when the sandbox's first process dies every process it started dies
   with it; no capabilities (``--cap-drop ALL``: bubblewrap started by root would otherwise hand
   them all on, and with ``CAP_SYS_ADMIN`` a process remounts the read-only root writable);
-* the home folders (``$HOME``, ``/root``, ``/home``) are hidden behind empty read-only folders,
-  so keys and tokens kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command
-  itself needs from them (the interpreter, simpilot's code, the Java runner's cache, a
-  repository's test venv: ``environment.allow_reading``) is bound back read-only;
+* the home folders (``$HOME``, ``/root``, ``/home``) are not shown either, so keys and tokens
+  kept there (``~/.ssh``, ``~/.netrc``) cannot be read; what the command itself needs from them
+  or from any other folder (the interpreter, simpilot's in-sandbox package, the Java runner's
+  cache, a repository's test venv: ``environment.allow_reading``) is bound read-only, folder by
+  folder;
 * ``prlimit`` caps CPU seconds, address space, file size and process count. The kernel does not
   apply the process cap to root, so when simpilot runs as root each sandbox also gets cgroups of
   its own (where the ``pids`` and ``memory`` controllers can be used): a fork bomb stops at
@@ -136,34 +142,21 @@ class Sandbox:
         if not self.enabled:
             return prefix + command
         wd = str(workdir)
-        args = [
-            "bwrap",
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "--size",
-            str(limits.tmp_bytes),
-            "--tmpfs",
-            "/tmp",
-        ]
-        hidden = hidden_folders()
-        for folder in hidden:
-            args += ["--tmpfs", folder]
-        # What the command needs from a hidden folder is bound back read-only: interpreters that
-        # live under /tmp or a home (a venv made there), simpilot's own code (the tests'
-        # interpreter loads its pytest plugin), and the files the command line names.
+        args = ["bwrap", *system_binds(), "--dev", "/dev", "--proc", "/proc", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
+        # What the command needs from outside the system's folders is bound read-only, path by
+        # path: interpreters and venvs (wherever they live), simpilot's in-sandbox package, the
+        # folders given to allow_reading and the files the command line names. What lies in the
+        # work folder is bound with it, writable, below.
+        inside = (wd, *(str(extra) for extra in writable))
         for keep in needed_paths(command):
-            if any(keep == h or keep.startswith(h.rstrip("/") + "/") for h in ("/tmp", *hidden)):
+            if not _within(keep, SYSTEM_FOLDERS) and not _within(keep, inside):
                 args += ["--ro-bind", keep, keep]
-        for folder in hidden:  # empty and read-only: a write there fails as it did before
-            args += ["--remount-ro", folder]
         args += ["--bind", wd, wd]
         for extra in writable:
             args += ["--bind", str(extra), str(extra)]
+        # the sandbox's root is bubblewrap's own memory file system, holding only the mount points
+        # above: read-only, so that a write anywhere else fails instead of filling memory
+        args += ["--remount-ro", "/"]
         args += [
             "--unshare-net",
             "--unshare-pid",
@@ -351,19 +344,36 @@ def exit_status(returncode: int, sandboxed: bool) -> int:
     return returncode
 
 
-def hidden_folders() -> list[str]:
-    """The home folders a sandbox replaces with empty ones (outermost only, existing only)."""
-    found = sorted({os.path.realpath(p) for p in (os.path.expanduser("~"), "/root", "/home") if os.path.isdir(p)})
-    found = [p for p in found if p != "/"]
-    return [p for p in found if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in found)]
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+"""The folders every sandbox shows read-only: programs, libraries, their configuration, and
+``/sys`` (the JVM and numeric libraries read the machine's shape there). Nothing a repository or
+simpilot's data lives in: the rest of the file system is simply not there."""
+
+
+def system_binds() -> list[str]:
+    """bubblewrap arguments showing ``SYSTEM_FOLDERS`` read-only. A top-level link (``/bin ->
+    usr/bin`` on merged-/usr systems) is recreated as the same link, so paths resolve as outside."""
+    args: list[str] = []
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    return args
+
+
+def _within(path: str, folders: tuple[str, ...]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
 def needed_paths(command: list[str]) -> list[str]:
-    """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's code,
+    """Existing paths a sandboxed ``command`` reads: the interpreter's prefixes, simpilot's ``replay`` package,
     user site-packages, the folders given to ``environment.allow_reading``, and every absolute path on the
     command line (``-cp a.jar:b.jar`` and ``-XX:File=/x`` included; for the program itself, its
     installation: ``.../bin/java`` keeps ``...``, and a venv's ``.../bin/python`` keeps the venv)."""
-    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[3]), *readable_folders()}
+    # simpilot's in-sandbox code is imported as ``replay.execution.inside.*``: the ``replay``
+    # package's folder is shown, never the checkout around it (scenarios, results, bundled repositories)
+    paths = {sys.prefix, sys.base_prefix, os.path.dirname(sys.executable), str(Path(__file__).resolve().parents[2]), *readable_folders()}
     user_site = site.getusersitepackages() if hasattr(site, "getusersitepackages") else None
     if isinstance(user_site, str):
         paths.add(user_site)
