@@ -219,7 +219,7 @@ def test_tokens_inside_code_are_left_as_written(tmp_path: Path) -> None:
     [
         ("[[fig:demo_time.nothing]]", "has no figure 'nothing'"),
         ("[[table:demo_time.nothing]]", "has no table 'nothing'"),
-        ("[[fig:absent.wall_seconds]]", "no results file absent.json"),
+        ("[[fig:absent.wall_seconds]]", "absent.json (run the benchmark that writes it)"),
         ("[[source:demo_time.wall_seconds]]", "takes no key"),
         ("[[fig:demo_time]]", "write [[fig:NAME.KEY]]"),
     ],

@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 import io
 import re
-import sqlite3
 import tempfile
 import tokenize
 from pathlib import Path
@@ -118,7 +117,9 @@ def _is_enum(node: ast.ClassDef) -> bool:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell: on one line, its pipes escaped except inside code spans (where a
+    table already leaves them alone and a backslash would show)."""
+    return map_prose(text.replace("\n", " "), lambda prose: prose.replace("|", "\\|"))
 
 
 def records(module: str = "replay.core.records") -> str:
@@ -135,9 +136,13 @@ def records(module: str = "replay.core.records") -> str:
         for item in node.body:
             if _is_dataclass(node) and isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 comment = rst_to_markdown(_note(item.lineno, trailing, whole))
-                rows.append(f"| `{item.target.id}` | `{_cell(ast.unparse(item.annotation))}` | {_cell(_default(item.value))} | {_cell(comment)} |")
+                rows.append(
+                    f"| `{item.target.id}` | {_cell(f'`{ast.unparse(item.annotation)}`')} | {_cell(_default(item.value))} | {_cell(comment)} |"
+                )
             elif _is_enum(node) and isinstance(item, ast.Assign) and isinstance(item.targets[0], ast.Name):
-                rows.append(f"| `{item.targets[0].id}` | `{_cell(ast.unparse(item.value))}` | {_cell(rst_to_markdown(_note(item.lineno, trailing, whole)))} |")
+                rows.append(
+                    f"| `{item.targets[0].id}` | {_cell(f'`{ast.unparse(item.value)}`')} | {_cell(rst_to_markdown(_note(item.lineno, trailing, whole)))} |"
+                )
         if rows and _is_dataclass(node):
             out += ["| field | type | default | note |", "|---|---|---|---|", *rows, ""]
         elif rows:
@@ -238,23 +243,47 @@ def lsp_methods() -> list[dict[str, str]]:
                 if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func) in ("server.feature", "server.command")):
                     continue
                 method = str(_resolve(decorator.args[0], server))
-                if decorator.func.attr == "command":  # type: ignore[attr-defined]
-                    found.append({"method": method, "direction": "client → server", "kind": "command (`workspace/executeCommand`)",
-                                  "handler": node.name, "standard": "extension"})
+                if ast.unparse(decorator.func) == "server.command":
+                    found.append(
+                        {
+                            "method": method,
+                            "direction": "client → server",
+                            "kind": "command (`workspace/executeCommand`)",
+                            "handler": node.name,
+                            "standard": "extension",
+                        }
+                    )
                     continue
                 standard = types.METHOD_TO_TYPES.get(method)
                 if standard is not None:
                     kind = "request" if standard[0].__name__.endswith("Request") else "notification"
                 else:
                     kind = "notification" if ast.unparse(node.returns or ast.Constant(None)) == "None" else "request"
-                found.append({"method": method, "direction": "client → server", "kind": kind, "handler": node.name,
-                              "standard": "LSP" if standard is not None else "extension"})
+                found.append(
+                    {
+                        "method": method,
+                        "direction": "client → server",
+                        "kind": kind,
+                        "handler": node.name,
+                        "standard": "LSP" if standard is not None else "extension",
+                    }
+                )
         elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith("protocol.notify") and node.args:
             method = str(_resolve(node.args[0], server))
-            fields = [ast.unparse(k) for k in node.args[1].keys if k is not None] if len(node.args) > 1 and isinstance(node.args[1], ast.Dict) else []
-            found.append({"method": method, "direction": "server → client", "kind": "notification",
-                          "handler": "{" + ", ".join(f.strip("'\"") for f in fields) + "}",
-                          "standard": "LSP" if method in types.METHOD_TO_TYPES else "extension"})
+            fields = (
+                [ast.unparse(k) for k in node.args[1].keys if k is not None]
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Dict)
+                else []
+            )
+            found.append(
+                {
+                    "method": method,
+                    "direction": "server → client",
+                    "kind": "notification",
+                    "handler": "{" + ", ".join(f.strip("'\"") for f in fields) + "}",
+                    "standard": "LSP" if method in types.METHOD_TO_TYPES else "extension",
+                }
+            )
     unique = {(m["method"], m["direction"]): m for m in found}
     return list(unique.values())
 
@@ -262,8 +291,7 @@ def lsp_methods() -> list[dict[str, str]]:
 def lsp_table() -> str:
     """``[[lsp-methods]]``: the methods as a table."""
     rows = [
-        f"| `{m['method']}` | {m['direction']} | {m['kind']} | {m['standard']} | `{_cell(m['handler'])}` |"
-        for m in lsp_methods()
+        f"| `{m['method']}` | {m['direction']} | {m['kind']} | {m['standard']} | {_cell('`' + m['handler'] + '`')} |" for m in lsp_methods()
     ]
     head = "| method | direction | kind | standard LSP or extension | handler / parameters |\n|---|---|---|---|---|"
     return "\n\n" + head + "\n" + "\n".join(rows) + "\n\n"

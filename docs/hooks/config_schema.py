@@ -241,7 +241,9 @@ def render(markdown: str) -> str:
     ``[[config-schema]]`` for every file kind, ``[[config-schema:KIND]]`` for one."""
 
     def change(text: str) -> str:
-        return TOKEN.sub(lambda match: "".join(render_kind(kind) for kind in ([match.group("kind")] if match.group("kind") else schemas())), text)
+        return TOKEN.sub(
+            lambda match: "".join(render_kind(kind) for kind in ([match.group("kind")] if match.group("kind") else schemas())), text
+        )
 
     return map_prose(markdown, change)
 

@@ -69,30 +69,41 @@ def results_dir() -> Path:
     return Path(given) if given else RESULTS
 
 
+def _shown(path: Path) -> str:
+    """``path`` as a message names it: relative to the repository when it lies inside."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def load(path: Path) -> Results:
     """The results file at ``path``, refused unless it is a real run with its provenance."""
+    shown = _shown(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise FigureError(f"no results file {path.name} in {path.parent} (run the benchmark that writes it)") from None
+        raise FigureError(f"no results file {shown} (run the benchmark that writes it)") from None
     except (OSError, ValueError) as exc:
-        raise FigureError(f"{path}: not a readable JSON results file ({exc})") from None
+        raise FigureError(f"{shown}: not a readable JSON results file ({exc})") from None
     if not isinstance(data, dict):
-        raise FigureError(f"{path}: a results file holds a JSON object")
+        raise FigureError(f"{shown}: a results file holds a JSON object")
     missing = [key for key in PROVENANCE if not data.get(key)]
+    if data.get("machine") and not isinstance(data["machine"], dict):
+        missing.append("machine (an object: cores, cpu, memory_gib, system, python)")
     if missing:
         raise FigureError(
-            f"{path}: no {', '.join(missing)}: a figure without its provenance cannot be quoted; "
+            f"{shown}: no {', '.join(missing)}: a figure without its provenance cannot be quoted; "
             "rerun its script, which writes through benchmarks/results_file.py"
         )
     if data.get("smoke"):
-        raise FigureError(f"{path}: a smoke run (--smoke, a tiny input) is not a measurement; rerun the script without --smoke")
+        raise FigureError(f"{shown}: a smoke run (--smoke, a tiny input) is not a measurement; rerun the script without --smoke")
     figures, tables = data.get("figures", {}), data.get("tables", {})
     if not isinstance(figures, dict) or not isinstance(tables, dict):
-        raise FigureError(f"{path}: 'figures' and 'tables' must be JSON objects")
+        raise FigureError(f"{shown}: 'figures' and 'tables' must be JSON objects")
     for table, body in tables.items():
         if not (isinstance(body, dict) and isinstance(body.get("columns"), list) and isinstance(body.get("rows"), list)):
-            raise FigureError(f"{path}: table {table!r} needs 'columns' and 'rows' lists")
+            raise FigureError(f"{shown}: table {table!r} needs 'columns' and 'rows' lists")
     return Results(path.stem, path, {**data, "figures": figures, "tables": tables})
 
 
