@@ -2,10 +2,11 @@
 
 Reads ``benchmarks/results/demo_time.json`` (``demo_time.py`` writes it through
 ``results_file.py``: table ``runs`` with columns run, tasks, passed, pass_rate; table
-``devbench_pass_at_1`` with model, preset, pass_at_1; figure ``wall_seconds``) and rewrites the
+``devbench_pass_at_1`` with model, preset, pass_at_1, both rates in per cent; figures
+``wall_seconds`` and ``runs_preset``, the preset of the ``runs`` table) and rewrites the
 block of README.md between ``<!-- headline:start -->`` and ``<!-- headline:end -->``: the date,
 commit and machine of the measurement, then the pass rate of each run of the demo and DevBench's
-pass@1 per model. Without a results file the block says how to make one.
+pass@1 per model, a column per preset. Without a results file the block says how to make one.
 
     .venv/bin/python benchmarks/headline.py            # rewrite README.md's block
     .venv/bin/python benchmarks/headline.py --check    # exit 1 when README.md's block is stale
@@ -75,12 +76,22 @@ def block(results: dict[str, Any] | None) -> str:
     wall = results.get("figures", {}).get("wall_seconds")
     if wall is not None:
         lines[0] += f" The whole demo took {_number(wall)} s."
+    preset = results.get("figures", {}).get("runs_preset")
+    if preset:
+        lines[0] += f" Pass rates are under the `{preset}` post-processing preset."
     lines += ["", "| run | tasks | passed | pass rate |", "|---|---:|---:|---:|"]
     lines += [f"| `{run}` | {_number(tasks)} | {_number(passed)} | {_number(rate)}% |" for run, tasks, passed, rate in runs]
     devbench = _rows(results, "devbench_pass_at_1", DEVBENCH)
     if devbench:
-        lines += ["", "| DevBench model | preset | pass@1 |", "|---|---|---:|"]
-        lines += [f"| {model} | `{preset}` | {_number(value)} |" for model, preset, value in devbench]
+        presets = list(dict.fromkeys(name for _, name, _ in devbench))
+        by_model: dict[str, dict[str, Any]] = {}
+        for model, name, value in devbench:
+            by_model.setdefault(model, {})[name] = value
+        lines += ["", "| DevBench model | " + " | ".join(f"pass@1, `{name}`" for name in presets) + " |", "|---|" + "---:|" * len(presets)]
+        lines += [
+            f"| {model} | " + " | ".join(f"{_number(values[name])}%" if name in values else "—" for name in presets) + " |"
+            for model, values in by_model.items()
+        ]
     return "\n".join(lines)
 
 

@@ -249,11 +249,11 @@ def test_the_results_page_has_a_section_per_file_named_by_its_script(tmp_path: P
     _results(folder)
     _results(folder, name="mutations", script="benchmarks/check_mutations.py", figures={"killed": 68}, tables={})
     page = figures.render("# Results\n\n[[results]]\n", folder, root)
-    assert "## `demo_time`: How long `simpilot demo` takes. { #demo_time }" in page
-    assert "## `mutations`: Named mutations of the checks. { #mutations }" in page
+    assert "## `demo_time.py`: How long `simpilot demo` takes { #demo_time }" in page
+    assert "## `check_mutations.py`: Named mutations of the checks { #mutations }" in page
     assert "Run again: `.venv/bin/python benchmarks/demo_time.py --jobs 2`." in page
     assert "| `wall_seconds` | 122.46 |" in page and "### runs" in page
-    assert "- `benchmarks/marking_speed.py`" in page  # writes results, has none yet
+    assert "## `marking_speed.py`: Lines per second { #marking_speed }\n\nLines per second.\n\nNot measured at this commit" in page
     assert page.index("{ #demo_time }") < page.index("{ #mutations }")
 
 

@@ -74,6 +74,21 @@ def test_the_command_sheet_names_every_command(readme: str) -> None:
     assert not missing, f"commands missing from the README's command sheet: {missing}"
 
 
+def test_the_five_minute_files_are_valid_configuration(readme: str) -> None:
+    """The ``simpilot.toml`` and ``models.toml`` a newcomer copies are read by the same schemas as
+    their own files will be: a renamed key fails here before it fails for them."""
+    import tomllib
+
+    from replay.config.models_file import ModelsFile
+    from replay.config.simpilot_file import SimpilotFile
+    from replay.config.strict import validate
+
+    blocks = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    assert len(blocks) == 2, "the README shows one simpilot.toml and one models.toml"
+    assert validate(SimpilotFile, tomllib.loads(blocks[0]), "README.md simpilot.toml").repository.name
+    assert validate(ModelsFile, tomllib.loads(blocks[1]), "README.md models.toml").models
+
+
 def test_the_headline_is_what_headline_py_writes_now(readme: str) -> None:
     module = headline()
     assert module.current(readme) == module.block(module.load()), "run .venv/bin/python benchmarks/headline.py"
@@ -87,11 +102,11 @@ def _demo_results(path: Path, **changes: object) -> Path:
         "script": "benchmarks/demo_time.py", "argv": [], "date": "2026-11-28T16:30:00+00:00",
         "commit": "48ea215c0ffee0000000000000000000000000000", "dirty": False, "smoke": False,
         "machine": {"cores": 2, "cpu": "Some CPU", "memory_gib": 23.4, "system": "Linux 6.1", "python": "3.11.2"},
-        "figures": {"wall_seconds": 131.4, "target_seconds": 180},
+        "figures": {"wall_seconds": 131.4, "target_seconds": 180, "runs_preset": "simcopilot"},
         "tables": {
             "runs": {"columns": ["run", "tasks", "passed", "pass_rate"],
                      "rows": [["demo-oracle", 564, 564, 100.0], ["demo-smollm2", 383, 0, 0.0]]},
-            "devbench_pass_at_1": {"columns": ["model", "preset", "pass_at_1"], "rows": [["gpt-4.1-mini", "simcopilot", 0.62]]},
+            "devbench_pass_at_1": {"columns": ["model", "preset", "pass_at_1"], "rows": [["gpt-4.1-mini", "none", 60.0], ["gpt-4.1-mini", "simcopilot", 61.7], ["Ministral-3B", "simcopilot", 48.3]]},
         },
     }
     data.update(changes)
@@ -106,7 +121,9 @@ def test_headline_writes_the_runs_and_devbench_tables_with_date_and_commit(tmp_p
     assert "The whole demo took 131.4 s." in text
     assert "| `demo-oracle` | 564 | 564 | 100.0% |" in text
     assert "| `demo-smollm2` | 383 | 0 | 0.0% |" in text
-    assert "| gpt-4.1-mini | `simcopilot` | 0.62 |" in text
+    assert "| DevBench model | pass@1, `none` | pass@1, `simcopilot` |" in text
+    assert "| gpt-4.1-mini | 60.0% | 61.7% |" in text and "| Ministral-3B | — | 48.3% |" in text
+    assert "Pass rates are under the `simcopilot` post-processing preset." in text
 
 
 def test_headline_rewrites_only_its_block(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from. So pages quote figures through tokens that this hook replaces at build tim
 ``[[table:NAME.TABLE]]``
     the table ``tables.TABLE`` as a markdown table;
 ``[[results]]``
-    the whole results page: one section per results file (anchor ``#NAME``), so that a new
+    the whole results page: one section per results file (anchor ``#NAME``, headed by its
+    script and the first line of the script's docstring), so that a new
     benchmark's results appear without anyone editing a page.
 
 An unknown file, figure or table, a smoke run's file (a tiny input, not a measurement) and a file
@@ -174,13 +175,20 @@ def table(results: Results, key: str) -> str:
 
 
 def script_summary(script: Path) -> str:
-    """The first line of a script's docstring (what it measures), read without running it."""
+    """The first sentence of a script's docstring (what it measures), read without running it."""
     try:
         doc = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8")))
     except FileNotFoundError:
         raise FigureError(f"the script {script.relative_to(ROOT)} that wrote these results is gone") from None
-    first = (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
+    first = re.split(r"(?<=\.)\s", paragraph, maxsplit=1)[0]  # its first sentence, even when wrapped
     return re.sub(r"``([^`]+)``", r"`\1`", first)
+
+
+def heading_text(summary: str) -> str:
+    """A summary short enough for a heading: a long sentence up to its first colon, which in
+    these docstrings ends the name of what is measured (``Marking speed: source lines per...``)."""
+    return summary.split(":", 1)[0].rstrip(".") if len(summary) > 90 and ":" in summary else summary.rstrip(".")
 
 
 def section(results: Results, root: Path = ROOT) -> str:
@@ -189,7 +197,17 @@ def section(results: Results, root: Path = ROOT) -> str:
     summary = script_summary(root / data["script"])
     argv = " ".join(str(arg) for arg in data.get("argv") or [])
     rerun = f"`.venv/bin/python {data['script']}{' ' + argv if argv else ''}`"
-    lines = [f"## `{results.name}`: {summary} {{ #{results.name} }}", "", source(results) + ".", "", f"Run again: {rerun}.", ""]
+    script = Path(str(data["script"])).name
+    lines = [
+        f"## `{script}`: {heading_text(summary)} {{ #{results.name} }}",
+        "",
+        summary,
+        "",
+        source(results) + ".",
+        "",
+        f"Run again: {rerun}.",
+        "",
+    ]
     if results.figures:
         lines += ["| figure | value |", "|---|---|"]
         lines += [f"| `{key}` | {_cell(value)} |" for key, value in results.figures.items()]
@@ -199,26 +217,37 @@ def section(results: Results, root: Path = ROOT) -> str:
     return "\n".join(lines)
 
 
-def unmeasured(results: list[Results], root: Path = ROOT) -> list[str]:
-    """The benchmark scripts that write a results file but have none here yet."""
-    written = {r.data["script"] for r in results}
-    return [
-        str(path.relative_to(root))
-        for path in sorted((root / "benchmarks").glob("*.py"))
-        if "write_results(" in path.read_text(encoding="utf-8") and str(path.relative_to(root)) not in written
-    ]
+WRITES = re.compile(r"""write_results\(\s*["']([A-Za-z0-9_\-]+)["']""")
+
+
+def unmeasured(results: list[Results], root: Path = ROOT) -> list[tuple[str, str]]:
+    """The benchmark scripts that write a results file but have none here yet, each with the
+    name its file will have (what ``write_results`` is called with; the script's stem when the
+    name is not written out), so that links to ``results.md#NAME`` land even before a run."""
+    written = {r.data["script"] for r in results} | {f"name:{r.name}" for r in results}
+    found = []
+    for path in sorted((root / "benchmarks").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "write_results(" not in source or path.name == "results_file.py":
+            continue
+        script = str(path.relative_to(root))
+        names = WRITES.findall(source)
+        name = names[0] if names else path.stem
+        if script not in written and f"name:{name}" not in written:
+            found.append((script, name))
+    return found
 
 
 def results_page(results: list[Results], root: Path = ROOT) -> str:
-    """``[[results]]``: every results file's section, then the scripts not yet measured."""
+    """``[[results]]``: every results file's section, then a short one for each script that
+    has not been measured yet (so that its anchor exists and says how to measure)."""
     parts = [section(r, root) for r in results]
-    missing = unmeasured(results, root)
-    if missing:
+    for script, name in unmeasured(results, root):
+        summary = script_summary(root / script)
         parts.append(
-            "## Not measured at this commit { #unmeasured }\n\n"
-            "These scripts write a results file, but none is committed yet; run one and its section appears here:\n\n"
-            + "\n".join(f"- `{script}`" for script in missing)
-            + "\n"
+            f"## `{Path(script).name}`: {heading_text(summary)} {{ #{name} }}\n\n{summary}\n\n"
+            f"Not measured at this commit: no `benchmarks/results/{name}.json` yet. "
+            f"Run `.venv/bin/python {script}` and this section fills in.\n"
         )
     return "\n".join(parts)
 
