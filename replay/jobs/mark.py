@@ -3,10 +3,15 @@
 The scenario file is written only when the gate keeps a task (an empty file would only fail later,
 at replay), and an existing one is then left as it was; where the repository is gets recorded
 beside it (``config/locations.py``) so that later commands find it without ``--repo``.
+
+Before the gate's runs begin, ``mark`` says how many candidates there are, how many test runs
+that means and about how long they will take (``validation/estimate.py``, from the untouched
+suite's time in the baseline check), and, when that is long, which options shorten it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +28,9 @@ from replay.jobs.gate_summary import kept, nothing_kept, print_gate
 from replay.jobs.output import err
 from replay.marking import MarkResult
 from replay.marking.decision_places import mark_decisions
-from replay.run.progress import progress
+from replay.run.progress import duration, progress
 from replay.validation.decision_gate import validate_decisions
+from replay.validation.estimate import GateEstimate
 from replay.validation.gate import GateReport, mark_validated
 
 
@@ -45,6 +51,8 @@ class Marked(Written):
     marked: MarkResult
 
 
+LONG = 60.0  # seconds: an estimate longer than this says how to shorten the gate
+SHORTEN = "to shorten it, mark fewer candidates (--per-kind N, --max-per-file N, --kinds) or run more at once (--jobs N)"
 MARK_SETTINGS = ("seed", "per_kind", "jobs", "max_per_file", "full_suite", "decisions")  # mark_into's, as the request names them
 
 
@@ -87,6 +95,7 @@ def mark(request: MarkRequest) -> None:
                 kinds=chosen,
                 progress_total=lambda n: bar.update(tid, total=n),
                 progress=lambda: bar.advance(tid),
+                estimate=functools.partial(say_estimate, manifest.name),
                 **settings,
             )
         marked, report, target = done.marked, done.report, done.target
@@ -101,6 +110,21 @@ def mark(request: MarkRequest) -> None:
             err.print(f"  skipped {path}: {why}")
     if empty:
         raise SimpilotError("; ".join(empty))
+
+
+def say_estimate(name: str, estimate: GateEstimate) -> None:
+    err.print(estimate_line(name, estimate, SHORTEN), markup=False, highlight=False)
+
+
+def estimate_line(name: str, estimate: GateEstimate, shorten: str) -> str:
+    """What the gate is about to do and about how long it will take (``shorten``: the options
+    that cut it down, said when it is long)."""
+    line = (
+        f"{name}: {estimate.candidates} candidates × ~{estimate.runs_each} test runs × {estimate.run_seconds:.1f} s"
+        f" + {estimate.reference_runs} reference run{'' if estimate.reference_runs == 1 else 's'}, {estimate.jobs} at a time: about {duration(estimate.seconds)}"
+        " (a run counted at the untouched suite's time)"
+    )
+    return line + (f"; {shorten}" if estimate.seconds > LONG else "")
 
 
 def mark_into(
@@ -118,14 +142,15 @@ def mark_into(
     decisions: bool = False,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
+    estimate: Callable[[GateEstimate], None] | None = None,
 ) -> Marked:
     """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``.
     With ``decisions``, the tasks are decision places (``marking/decisions.py``) instead of holes,
-    ``per_kind`` of each decision per file."""
+    ``per_kind`` of each decision per file. ``estimate`` hears the gate's estimate before its runs."""
     if decisions:
         marked = mark_decisions(manifest, seed=seed, per_file=per_kind)
         with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
-            report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
+            report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress, estimate=estimate)
         return Marked(report, write_kept(out, manifest, location, report.kept), marked)
     with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
         marked, report = mark_validated(
@@ -138,6 +163,7 @@ def mark_into(
             max_per_file=max_per_file,
             progress_total=progress_total,
             progress=progress,
+            estimate=estimate,
         )
     return Marked(report, write_kept(out, manifest, location, report.kept), marked)
 

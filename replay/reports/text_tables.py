@@ -14,6 +14,7 @@ from typing import Any
 
 from rich import table as rich_table
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 __all__ = ["Table", "header_width"]
@@ -28,16 +29,21 @@ def header_width(header: RenderableType) -> int:
 
 
 class Table(rich_table.Table):
-    """A rich table whose headers are shown whole at any console width."""
+    """A rich table whose headers are shown whole at any console width: when it is measured or
+    drawn, each column is made at least as wide as its header (however the column was added)."""
 
-    def add_column(self, header: RenderableType = "", *args: Any, **kwargs: Any) -> None:
-        super().add_column(header, *args, **kwargs)
-        column = self.columns[-1]
-        column.min_width = max(column.min_width or 0, header_width(column.header))
+    def keep_headers(self) -> None:
+        for column in self.columns:
+            column.min_width = max(column.min_width or 0, header_width(column.header))
 
     def headers_width(self) -> int:
         """The width the table needs to show every header whole: headers, padding and borders."""
+        self.keep_headers()
         return sum((c.min_width or 0) + self._get_padding_width(c._index) for c in self.columns) + self._extra_width
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        self.keep_headers()
+        return super().__rich_measure__(console, options)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         needed = self.headers_width()
