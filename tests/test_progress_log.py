@@ -163,4 +163,6 @@ def test_mark_into_a_log_file_says_its_estimate_then_its_progress(tmp_path):
     summary = next(n for n, line in enumerate(lines) if line.startswith("tinyrepo: 2 files"))
     assert lines[estimate].startswith("tinyrepo: 6 candidates × ~") and "at a time: about " in lines[estimate]
     assert estimate < summary
-    assert any(line.startswith("validating tinyrepo: 6/6 done in ") for line in lines[estimate:summary])  # the row's last line
+    assert any(line.startswith("tinyrepo: the gate's runs: 6/6 done in ") for line in lines[estimate:summary])  # the row's last line
+    # the gate's row starts again when its total is known: its rate is the gate's own
+    assert not any("the gate's runs" in line for line in lines[:estimate])

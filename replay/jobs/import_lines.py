@@ -17,7 +17,7 @@ from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.importers.lines import LineHole, LinesResult, read_holes, tasks_from_lines
 from replay.importers.simcopilot import read_checkpoints
 from replay.jobs.gate_summary import kept, print_gate
-from replay.jobs.mark import Written, estimate_line, evaluator_for, write_kept
+from replay.jobs.mark import BEFORE_GATE, Written, estimate_line, evaluator_for, gate_starts, write_kept
 from replay.jobs.output import err
 from replay.run.progress import progress
 from replay.validation.estimate import GateEstimate
@@ -72,7 +72,7 @@ def import_lines(
     manifest = open_repository(repo)
     holes = read_checkpoints(file, manifest) if simcopilot else read_holes(file)
     sandbox = Sandbox.create(unsafe_no_sandbox)
-    with progress(f"validating {manifest.name}") as (bar, tid):
+    with progress(f"{manifest.name}: {BEFORE_GATE}") as (bar, tid):
         done = import_lines_into(
             out,
             manifest,
@@ -81,7 +81,7 @@ def import_lines(
             holes,
             jobs=jobs,
             full_suite=full_suite,
-            progress_total=lambda n: bar.update(tid, total=n),
+            progress_total=gate_starts(bar, tid, manifest.name),
             progress=lambda: bar.advance(tid),
             estimate=lambda e: err.print(estimate_line(manifest.name, e, SHORTEN), markup=False, highlight=False),
         )

@@ -6,7 +6,8 @@ beside it (``config/locations.py``) so that later commands find it without ``--r
 
 Before the gate's runs begin, ``mark`` says how many candidates there are, how many test runs
 that means and about how long they will take (``validation/estimate.py``, from the untouched
-suite's time in the baseline check), and, when that is long, which options shorten it.
+suite's time in the baseline check), and, when that is long, which options shorten it. Its
+progress row names the phase (:data:`BEFORE_GATE`, then :data:`GATE`), which a log file shows.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rich.progress import Progress, TaskID
 
 from replay.config.locations import remember
 from replay.config.manifest import Manifest, RepoCatalog, open_repository
@@ -51,6 +54,10 @@ class Marked(Written):
     marked: MarkResult
 
 
+# the phases a progress row names: before the gate's total is known, and the gate (whose row then
+# starts again, so that its rate and time left are the gate's own)
+BEFORE_GATE = "marking, the untouched suite's runs, test selection"
+GATE = "the gate's runs"
 LONG = 60.0  # seconds: an estimate longer than this says how to shorten the gate
 SHORTEN = "to shorten it, mark fewer candidates (--per-kind N, --max-per-file N, --kinds) or run more at once (--jobs N)"
 MARK_SETTINGS = ("seed", "per_kind", "jobs", "max_per_file", "full_suite", "decisions")  # mark_into's, as the request names them
@@ -86,14 +93,14 @@ def mark(request: MarkRequest) -> None:
         if languages and manifest.language not in languages:
             err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
             continue
-        with progress(f"validating {manifest.name}") as (bar, tid):
+        with progress(f"{manifest.name}: {BEFORE_GATE}") as (bar, tid):
             done = mark_into(
                 request.out,
                 manifest,
                 location,
                 sandbox,
                 kinds=chosen,
-                progress_total=lambda n: bar.update(tid, total=n),
+                progress_total=gate_starts(bar, tid, manifest.name),
                 progress=lambda: bar.advance(tid),
                 estimate=functools.partial(say_estimate, manifest.name),
                 **settings,
@@ -110,6 +117,16 @@ def mark(request: MarkRequest) -> None:
             err.print(f"  skipped {path}: {why}")
     if empty:
         raise SimpilotError("; ".join(empty))
+
+
+def gate_starts(bar: Progress, row: TaskID, name: str) -> Callable[[int], None]:
+    """What to do when the gate's total is known: start ``row`` again as the gate's, so that its
+    rate and time left are the gate's own and not diluted by the marking and baseline before."""
+
+    def start(total: int) -> None:
+        bar.reset(row, total=total, description=f"{name}: {GATE}")
+
+    return start
 
 
 def say_estimate(name: str, estimate: GateEstimate) -> None:
