@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from rich.console import Console
 
 from replay.run.progress import ShownProgress, duration, plain_line
@@ -137,10 +136,9 @@ def test_a_long_estimate_names_the_options_that_shorten_it():
 
 
 def test_the_options_the_estimate_names_are_marks_own():
+    import replay.cli  # noqa: F401  (registers the commands)
     from replay.cli.group import cli
     from replay.jobs.mark import SHORTEN
-
-    import replay.cli  # noqa: F401  (registers the commands)
 
     mark = cli.commands["mark"]
     names = {opt for param in mark.params for opt in getattr(param, "opts", [])}
