@@ -166,11 +166,21 @@ def test_survival_counts_each_instance_once_by_category_and_reason() -> None:
         "passes_empty": 0,
         "flaky": 0,
         "toolchain_missing": 0,
+        "needs_network": 0,
     }
     assert summary["categories"]["low_context"]["passes_empty"] == 3
-    assert summary["total"] == {"instances": 6, "kept": 2, "golden_fails": 1, "passes_empty": 3, "flaky": 0, "toolchain_missing": 0}
+    assert summary["total"] == {
+        "instances": 6,
+        "kept": 2,
+        "golden_fails": 1,
+        "passes_empty": 3,
+        "flaky": 0,
+        "toolchain_missing": 0,
+        "needs_network": 0,
+    }
     table = survival_markdown({"python": summary})
-    assert "| python | 6 | 2 | 0 | 1 | 3 | 0 |" in table and "| **all** | 6 | 2 | 0 | 1 | 3 | 0 |" in table
+    assert table.splitlines()[0] == "| language | imported | kept | toolchain_missing | needs_network | golden_fails | passes_empty | flaky |"
+    assert "| python | 6 | 2 | 0 | 0 | 1 | 3 | 0 |" in table and "| **all** | 6 | 2 | 0 | 0 | 1 | 3 | 0 |" in table
     assert "| python | 2/3 | 0/3 |" in categories_markdown({"python": summary})
 
 

@@ -133,8 +133,8 @@ def import_devbench_cmd(languages: str | None, categories: str | None, **given) 
     devbench-<language> in OUT, its assertions a check file never shown to the model. The gate
     keeps an instance when its golden completion passes three times and the empty answer fails every
     run (up to 45, side by side, as a time budget allows: enough to catch one passing one run in seven);
-    OUT/devbench-gate.json lists the others by reason (golden_fails, passes_empty,
-    toolchain_missing, flaky). Replay OUT/devbench-<language>.jsonl like any scenario file.
+    OUT/devbench-gate.json lists the others by reason (toolchain_missing, needs_network,
+    golden_fails, passes_empty, flaky). Replay OUT/devbench-<language>.jsonl like any scenario file.
     """
     chosen = _names(languages, LANGUAGES, "languages")
     import_devbench_command(DevBenchRequest(languages=chosen, categories=_names(categories, CATEGORIES, "categories"), **given))

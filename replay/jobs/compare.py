@@ -24,7 +24,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from postprocess import PRESETS, ablation_name, run_steps
 from replay.config.locations import catalog_for
@@ -36,6 +35,7 @@ from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.execution.scheduling.limits import judge_here
 from replay.execution.scheduling.references import ReferenceRuns
 from replay.jobs.output import err, out, print_json
+from replay.reports.text_tables import Table
 from replay.run.pipeline import model_error, outcome
 from replay.run.progress import progress
 from replay.run.resume import check_sources

@@ -6,7 +6,8 @@ optionally an environment with the packages the programs use (``--provision``: i
 never during, a run, into simpilot's cache, pinned in ``OUT/devbench.lock.json``), then the
 program gate (``program_gate.py``). What it keeps goes to ``OUT/devbench-<language>.jsonl`` (with
 ``repositories.json`` saying where the repository is); ``OUT/devbench-gate.json`` lists, per
-language and category, how many instances survived and why each other one did not.
+language and category, how many instances survived and why each other one did not; after the
+table, one line per reason that dropped instances says what it means and what to do (:data:`ADVICE`).
 """
 
 from __future__ import annotations
@@ -35,10 +36,22 @@ from replay.jobs.mark import write_kept
 from replay.jobs.output import err
 from replay.reports.survival import survival_table
 from replay.run.progress import progress
+from replay.validation.drops import DropReason
 from replay.validation.program_gate import REASONS, ProgramGateReport, validate_programs
 from replay.validation.repetition import TARGET_RUNS
 
 LANGUAGES = tuple(FOLDERS)
+# what each reason means for the instances it dropped, and what to do about it
+ADVICE: dict[DropReason, str] = {
+    DropReason.TOOLCHAIN_MISSING: "the machine cannot run their language ('simpilot doctor' says what to install), or they need a "
+    "package --provision leaves out on purpose (named per instance in {gate})",
+    DropReason.NEEDS_NETWORK: "they call hosts on the network, which the sandbox never gives: left out, as their runs would "
+    "measure the network rather than the model",
+    DropReason.GOLDEN_FAILS: "their golden completion fails on its own (the error and the output's end per instance in {gate})",
+    DropReason.PASSES_EMPTY: "they pass with the hole left empty: their checks do not reach the hole, so they measure nothing",
+    DropReason.FLAKY: "the golden completion or the empty answer passed some runs and failed others",
+}
+NOT_PROVISIONED = "; --provision installs the packages the programs import"
 GATE_FILE = "devbench-gate.json"
 LOCK_FILE = "devbench.lock.json"
 _MANIFEST = """[repository]
@@ -300,7 +313,10 @@ def import_devbench_command(request: DevBenchRequest) -> None:
             progress_total=lambda n: bar.update(tid, total=n),
             progress=lambda: bar.advance(tid),
         )
-    err.print(survival_table({i.language: survival(i) for i in imports}, request.by_category))
+    summaries = {i.language: survival(i) for i in imports}
+    err.print(survival_table(summaries, request.by_category))
+    for line in reason_lines(summaries, out / GATE_FILE, request.provision):
+        err.print(line, markup=False, highlight=False)
     for imported in imports:
         state = f"{len(imported.report.kept)} kept → {imported.target}" if imported.report.kept else "nothing kept"
         err.print(f"{imported.manifest.name}: {len(imported.instances)} instances, {state}")
@@ -315,6 +331,20 @@ def import_devbench_command(request: DevBenchRequest) -> None:
     err.print(f"reasons per instance: {out / GATE_FILE}" + (f"; installed packages: {out / LOCK_FILE}" if request.provision else ""))
     if request.answers:
         write_and_say_answers(request.folder, out, [t for i in imports for t in i.report.kept], request.models)
+
+
+def reason_lines(summaries: dict[str, dict], gate: Path, provisioned: bool) -> list[str]:
+    """One line per reason that dropped instances (in the table's order): how many, what the
+    reason means and what to do (:data:`ADVICE`; without ``provisioned``, golden completions that
+    fail may only lack packages, which ``--provision`` installs)."""
+    lines = []
+    for reason in REASONS:
+        count = sum(summary["total"][reason] for summary in summaries.values())
+        if count:
+            advice = ADVICE[DropReason(reason)].format(gate=gate)
+            extra = NOT_PROVISIONED if reason == DropReason.GOLDEN_FAILS.value and not provisioned else ""
+            lines.append(f"  {reason} {count}: {advice}{extra}")
+    return lines
 
 
 def import_devbench_answers(folder: Path, out: Path, models: str | None = None) -> None:

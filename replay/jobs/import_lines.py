@@ -17,9 +17,10 @@ from replay.execution.sandbox.bubblewrap import Sandbox
 from replay.importers.lines import LineHole, LinesResult, read_holes, tasks_from_lines
 from replay.importers.simcopilot import read_checkpoints
 from replay.jobs.gate_summary import kept, print_gate
-from replay.jobs.mark import Written, evaluator_for, write_kept
+from replay.jobs.mark import BEFORE_GATE, Written, estimate_line, evaluator_for, gate_starts, write_kept
 from replay.jobs.output import err
 from replay.run.progress import progress
+from replay.validation.estimate import GateEstimate
 from replay.validation.gate import GateReport, validate
 
 
@@ -39,15 +40,21 @@ def import_lines_into(
     full_suite: bool = False,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
+    estimate: Callable[[GateEstimate], None] | None = None,
 ) -> Imported:
     """Turn ``holes`` of ``manifest``'s repository (found at ``location``) into tasks, validate them
-    and write the kept ones into ``out/<name>.jsonl``. No test runs when no hole makes a task."""
+    and write the kept ones into ``out/<name>.jsonl``. No test runs when no hole makes a task.
+    ``estimate`` hears the gate's estimate (``validation/estimate.py``) before its runs, which
+    ``import lines`` prints as ``mark`` does."""
     result = tasks_from_lines(manifest, holes)
     report = GateReport()
     if result.tasks:
         with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
-            report = validate(evaluator, manifest, result.tasks, jobs, progress_total, progress)
+            report = validate(evaluator, manifest, result.tasks, jobs, progress_total, progress, estimate=estimate)
     return Imported(report, write_kept(out, manifest, location, report.kept), result)
+
+
+SHORTEN = "to shorten it, import fewer holes or run more at once (--jobs N)"
 
 
 def import_lines(
@@ -65,7 +72,7 @@ def import_lines(
     manifest = open_repository(repo)
     holes = read_checkpoints(file, manifest) if simcopilot else read_holes(file)
     sandbox = Sandbox.create(unsafe_no_sandbox)
-    with progress(f"validating {manifest.name}") as (bar, tid):
+    with progress(f"{manifest.name}: {BEFORE_GATE}") as (bar, tid):
         done = import_lines_into(
             out,
             manifest,
@@ -74,8 +81,9 @@ def import_lines(
             holes,
             jobs=jobs,
             full_suite=full_suite,
-            progress_total=lambda n: bar.update(tid, total=n),
+            progress_total=gate_starts(bar, tid, manifest.name),
             progress=lambda: bar.advance(tid),
+            estimate=lambda e: err.print(estimate_line(manifest.name, e, SHORTEN), markup=False, highlight=False),
         )
     result, report = done.holes, done.report
     for hole, why in result.rejected:

@@ -3,14 +3,22 @@
 The scenario file is written only when the gate keeps a task (an empty file would only fail later,
 at replay), and an existing one is then left as it was; where the repository is gets recorded
 beside it (``config/locations.py``) so that later commands find it without ``--repo``.
+
+Before the gate's runs begin, ``mark`` says how many candidates there are, how many test runs
+that means and about how long they will take (``validation/estimate.py``, from the untouched
+suite's time in the baseline check), and, when that is long, which options shorten it. Its
+progress row names the phase (:data:`BEFORE_GATE`, then :data:`GATE`), which a log file shows.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rich.progress import Progress, TaskID
 
 from replay.config.locations import remember
 from replay.config.manifest import Manifest, RepoCatalog, open_repository
@@ -23,8 +31,9 @@ from replay.jobs.gate_summary import kept, nothing_kept, print_gate
 from replay.jobs.output import err
 from replay.marking import MarkResult
 from replay.marking.decision_places import mark_decisions
-from replay.run.progress import progress
+from replay.run.progress import duration, progress
 from replay.validation.decision_gate import validate_decisions
+from replay.validation.estimate import GateEstimate
 from replay.validation.gate import GateReport, mark_validated
 
 
@@ -45,6 +54,12 @@ class Marked(Written):
     marked: MarkResult
 
 
+# the phases a progress row names: before the gate's total is known, and the gate (whose row then
+# starts again, so that its rate and time left are the gate's own)
+BEFORE_GATE = "marking, the untouched suite's runs, test selection"
+GATE = "the gate's runs"
+LONG = 60.0  # seconds: an estimate longer than this says how to shorten the gate
+SHORTEN = "to shorten it, mark fewer candidates (--per-kind N, --max-per-file N, --kinds) or run more at once (--jobs N)"
 MARK_SETTINGS = ("seed", "per_kind", "jobs", "max_per_file", "full_suite", "decisions")  # mark_into's, as the request names them
 
 
@@ -78,15 +93,16 @@ def mark(request: MarkRequest) -> None:
         if languages and manifest.language not in languages:
             err.print(f"{manifest.name}: skipped ({manifest.language} is not among --languages {', '.join(languages)})")
             continue
-        with progress(f"validating {manifest.name}") as (bar, tid):
+        with progress(f"{manifest.name}: {BEFORE_GATE}") as (bar, tid):
             done = mark_into(
                 request.out,
                 manifest,
                 location,
                 sandbox,
                 kinds=chosen,
-                progress_total=lambda n: bar.update(tid, total=n),
+                progress_total=gate_starts(bar, tid, manifest.name),
                 progress=lambda: bar.advance(tid),
+                estimate=functools.partial(say_estimate, manifest.name),
                 **settings,
             )
         marked, report, target = done.marked, done.report, done.target
@@ -101,6 +117,31 @@ def mark(request: MarkRequest) -> None:
             err.print(f"  skipped {path}: {why}")
     if empty:
         raise SimpilotError("; ".join(empty))
+
+
+def gate_starts(bar: Progress, row: TaskID, name: str) -> Callable[[int], None]:
+    """What to do when the gate's total is known: start ``row`` again as the gate's, so that its
+    rate and time left are the gate's own and not diluted by the marking and baseline before."""
+
+    def start(total: int) -> None:
+        bar.reset(row, total=total, description=f"{name}: {GATE}")
+
+    return start
+
+
+def say_estimate(name: str, estimate: GateEstimate) -> None:
+    err.print(estimate_line(name, estimate, SHORTEN), markup=False, highlight=False)
+
+
+def estimate_line(name: str, estimate: GateEstimate, shorten: str) -> str:
+    """What the gate is about to do and about how long it will take (``shorten``: the options
+    that cut it down, said when it is long)."""
+    line = (
+        f"{name}: {estimate.candidates} candidates × ~{estimate.runs_each} test runs × {estimate.run_seconds:.1f} s"
+        f" + {estimate.reference_runs} reference run{'' if estimate.reference_runs == 1 else 's'}, {estimate.jobs} at a time: about {duration(estimate.seconds)}"
+        " (a run counted at the untouched suite's time)"
+    )
+    return line + (f"; {shorten}" if estimate.seconds > LONG else "")
 
 
 def mark_into(
@@ -118,14 +159,15 @@ def mark_into(
     decisions: bool = False,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
+    estimate: Callable[[GateEstimate], None] | None = None,
 ) -> Marked:
     """Mark and validate ``manifest``'s repository (found at ``location``) into ``out/<name>.jsonl``.
     With ``decisions``, the tasks are decision places (``marking/decisions.py``) instead of holes,
-    ``per_kind`` of each decision per file."""
+    ``per_kind`` of each decision per file. ``estimate`` hears the gate's estimate before its runs."""
     if decisions:
         marked = mark_decisions(manifest, seed=seed, per_file=per_kind)
         with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
-            report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
+            report = validate_decisions(evaluator, manifest, marked.tasks, jobs, progress_total, progress, estimate=estimate)
         return Marked(report, write_kept(out, manifest, location, report.kept), marked)
     with evaluator_for(manifest, sandbox, jobs, full_suite) as evaluator:
         marked, report = mark_validated(
@@ -138,6 +180,7 @@ def mark_into(
             max_per_file=max_per_file,
             progress_total=progress_total,
             progress=progress,
+            estimate=estimate,
         )
     return Marked(report, write_kept(out, manifest, location, report.kept), marked)
 

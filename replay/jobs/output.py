@@ -8,13 +8,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
+from replay.reports.text_tables import UncroppedConsole
 from replay.run.progress import err
 
 __all__ = ["DEFAULT_DB", "err", "out", "print_json", "report_command"]
 
-out = Console()
+out = UncroppedConsole()  # a table wider than the terminal keeps its columns (text_tables.py)
 DEFAULT_DB = Path("runs/simpilot.db")
 
 

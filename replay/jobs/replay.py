@@ -1,6 +1,7 @@
 """A replay run from scenario files to stored outcomes: what ``simpilot replay``, ``demo`` and
 ``record`` call. It loads the tasks, finds their repositories, resolves the model and the run's
-configuration, opens (or resumes) the run in the store and drives the pipeline with a progress bar.
+configuration, opens (or resumes) the run in the store and drives the pipeline with a progress bar. The bridge's log goes to ``runs/logs/`` under a safe name
+(``core/paths.py``: a run id holds the model spec's colons), and is left only when not empty.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from replay.config.model_spec import concurrency, spec_json
 from replay.config.run import redact_model_name, verdict_way
 from replay.core.errors import SimpilotError
 from replay.core.missing_answers import model_error_lines, recording_of
+from replay.core.paths import log_file
 from replay.core.recordings import read_recordings
 from replay.core.records import Completion, Task
 from replay.core.scenarios import read_tasks
@@ -134,7 +136,7 @@ def run_replay(
         jobs=jobs,
         concurrency=concurrency(spec),
         resume=resume,
-        log=db.parent / f"{run_id}.bridge.log",
+        log=log_file(db, f"{run_id}.bridge"),
         executor=executor,
         address=address,
         config=config,

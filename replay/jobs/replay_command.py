@@ -4,7 +4,8 @@ The command line hands over a :class:`ReplayRequest` (every option as given); :f
 the combination and turns it into the job it names, with only the settings that job uses: an
 editor trace replayed against a model (:class:`TraceReplay`), several models or context strategies
 one run each (:class:`SeveralReplays`), or one run (:class:`OneReplay`). Each job prints what it
-measured, and :func:`replay` runs the one asked for.
+measured, and :func:`replay` runs the one asked for. A trace replay's bridge log goes to
+``runs/logs/trace-replay.bridge.log`` (``core/paths.py``), like every other log.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from replay.config.manifest import open_repository
 from replay.config.model_spec import spec_json
 from replay.core.errors import SimpilotError
 from replay.core.missing_answers import how_to_answer
+from replay.core.paths import log_file
 from replay.jobs.contexts import strategies_named
 from replay.jobs.output import err, out, print_json, report_command
 from replay.jobs.replay import ReplayOptions, replay_with, run_models
@@ -155,7 +157,7 @@ def replay_editor_trace(db: Path, job: TraceReplay) -> None:
     spec = resolve_model(job.model, job.options.models_file, [])
     roots = [open_repository(p).root for p in job.options.repo_paths]
     options = {"model": spec_json(spec), "postprocess": job.preset}
-    report = asyncio.run(replay_trace(job.trace, job.command, options, roots, log=db.parent / "trace-replay.bridge.log"))
+    report = asyncio.run(replay_trace(job.trace, job.command, options, roots, log=log_file(db, "trace-replay.bridge")))
     if job.as_json:
         print_json(report.to_json())
     else:

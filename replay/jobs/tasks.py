@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from rich.table import Table
-
 from replay.jobs.output import out
 from replay.jobs.replay import load_tasks
 from replay.marking.labels import LABELS
+from replay.reports.text_tables import Table
 
 
 def tasks(scenarios: tuple[Path, ...]) -> None:

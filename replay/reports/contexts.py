@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from replay.core.records import Task
 from replay.reports.strata import SMALL_STRATUM, cutoffs, memberships, ordered_values
+from replay.reports.text_tables import Table
 
 TEXT_DIMENSIONS = ("headline", "reference distance")
 

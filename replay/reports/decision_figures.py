@@ -27,10 +27,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from replay.core.records import Decision, Outcome, Task
 from replay.reports.strata import Cutoffs, IntervalMethod, StratumRow, stratify
+from replay.reports.text_tables import Table
 
 WILSON = IntervalMethod()
 

@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from replay.core.missing_answers import SHOWN, some
 from replay.reports.model_comparison import COSINE_LABEL, LEVEL, LINE0_LABEL, METRICS_NOTE, ModelComparison, PairTest
+from replay.reports.text_tables import Table
 
 # -- words shared by every form --------------------------------------------------------------------
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from replay.reports.comparison import Series
 from replay.reports.decision_figures import render_decisions
@@ -13,6 +12,7 @@ from replay.reports.report_build import Report, Section
 from replay.reports.strata import SMALL_STRATUM, StratumRow
 from replay.reports.tampering import render_tampering
 from replay.reports.taxonomy import Taxonomy
+from replay.reports.text_tables import Table
 from replay.scoring.similarity import METRIC_LABELS
 
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from replay.core.errors import SimpilotError
 from replay.core.records import Outcome, Task
 from replay.reports.comparison import Comparison, Series, compare, pair_tasks
 from replay.reports.strata import cutoffs
+from replay.reports.text_tables import Table
 from replay.scoring.stats import wilson
 from replay.store import RunInfo, Store
 

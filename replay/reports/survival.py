@@ -3,8 +3,7 @@ and why the others did not (read from ``devbench-gate.json``: nothing is re-run)
 
 from __future__ import annotations
 
-from rich.table import Table
-
+from replay.reports.text_tables import Table
 from replay.validation.program_gate import REASONS
 
 

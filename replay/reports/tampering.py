@@ -26,10 +26,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from replay.core.records import TAMPERED_DETAIL, Outcome, Status
 from replay.reports.comparison import Series
+from replay.reports.text_tables import Table
 
 PREFIX = TAMPERED_DETAIL
 OLD_PREFIX = "the test framework was altered during the run: "

@@ -5,6 +5,9 @@ server that answers ``textDocument/inlineCompletion``. Documents are opened, ask
 closed one task at a time per URI; different files are asked concurrently.
 Session and trace replay instead hold a document open and edit it between requests
 (:meth:`BridgeClient.open_document`), as an editor does.
+
+The server's standard error goes to the client's log file (``core/paths.py``: ``runs/logs/``),
+opened at the first byte the server writes, so that a quiet server leaves no empty file behind.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pygls.lsp.client import LanguageClient
 
 from replay import __version__
 from replay.core.errors import SimpilotError
+from replay.core.paths import remove_if_empty
 from replay.core.records import PROMPT_METHOD, TIMING_METHOD, Position, PromptRecord, RecordError, Timing
 
 REQUEST_TIMEOUT_S = 900.0
@@ -108,15 +112,20 @@ class BridgeClient:
         return self
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
-        sink = self.log.open("ab") if self.log else None
+        sink = None  # opened at the first chunk: a bridge that says nothing leaves no file
         try:
             while chunk := await stream.read(65536):
-                if sink:
-                    sink.write(chunk)
-                    sink.flush()
+                if self.log is None:
+                    continue
+                if sink is None:
+                    self.log.parent.mkdir(parents=True, exist_ok=True)
+                    sink = self.log.open("ab")
+                sink.write(chunk)
+                sink.flush()
         finally:
             if sink:
                 sink.close()
+            remove_if_empty(self.log)
 
     async def complete(self, uri: str, language: str, text: str, cursor: Position) -> tuple[str | None, str | None, float]:
         """``(raw text, error, latency in ms)`` for one request at ``cursor`` of a document

@@ -22,11 +22,11 @@ from typing import Any
 from lsprotocol import types
 from rapidfuzz.distance import Levenshtein
 from rich.console import Console, JustifyMethod
-from rich.table import Table
 from rich.text import Text
 
 from lsp_bridge.trace import CompleteSnapshot, TraceEvent, TraceProblem, read_trace, snapshots
 from replay.core.records import Position
+from replay.reports.text_tables import Table
 from replay.run.client import BridgeClient
 from replay.scoring.stats import wilson
 

@@ -36,6 +36,7 @@ from replay.execution.runners import junit as java_runner
 from replay.execution.scheduling.references import ReferenceRuns
 from replay.marking import MarkResult, mark_repository
 from replay.validation.drops import Drop, DroppedTask, DropReason
+from replay.validation.estimate import GateEstimate, estimate_gate
 from replay.validation.repetition import MIN_RUNS, REPOSITORY_BUDGET, planned_runs
 from replay.validation.selection import build_selection, is_method_id, reaching_methods
 
@@ -125,16 +126,17 @@ def _last_line(text: str) -> str:
     return (text.strip().splitlines() or ["(no output)"])[-1]
 
 
-def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
+def check_baseline(evaluator: Evaluator, manifest: Manifest) -> float:
     """The untouched repository's tests must pass, twice; otherwise nothing can be measured. A
-    failure shows the command, its exit status and the end of its output, and what to do."""
+    failure shows the command, its exit status and the end of its output, and what to do.
+    Returns how long the last run took (the way a task's tests will run): what the gate's
+    estimate counts a run at (``estimate.py``)."""
     from replay.environments.advice import failure_hint
     from replay.environments.hints import details
 
     config = manifest.root / "simpilot.toml"
     if manifest.runner_suite():
-        _check_runner_suite(evaluator, manifest)
-        return
+        return _check_runner_suite(evaluator, manifest)
     for attempt in (1, 2):
         result = evaluator.run_tests(manifest, full_suite=True)
         last = _last_line(result.output_tail)
@@ -167,7 +169,7 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
             raise SimpilotError(
                 f"{manifest.name}: the suite's own per-test results do not show it passing on the untouched code ({gap.detail}): check test_command in {config}"
             )
-        return
+        return result.duration_s
     # Tasks run through simpilot's own runner (the warm servers, the one-file Java
     # recompilation): it must agree with the repository's command on the untouched code, test by test.
     result = evaluator.run_tests(manifest)
@@ -190,9 +192,10 @@ def check_baseline(evaluator: Evaluator, manifest: Manifest) -> None:
             f"{manifest.name}: the suite passes with test_command but not when simpilot runs it ({why}): {fix} in {config}"
             + details(evaluator.command(manifest, None, None)[0], result.output_tail)
         )
+    return result.duration_s
 
 
-def _check_runner_suite(evaluator: Evaluator, manifest: Manifest) -> None:
+def _check_runner_suite(evaluator: Evaluator, manifest: Manifest) -> float:
     """A Java repository without a test command: every test class, through simpilot's runner, must
     pass twice, each test proven by its own result. Sources that do not compile stop the first run
     (the work copy's build names javac's first errors)."""
@@ -217,6 +220,7 @@ def _check_runner_suite(evaluator: Evaluator, manifest: Manifest) -> None:
                 f"{manifest.name}: the tests fail on the untouched code{when} ({why}): make them pass first, "
                 f"or list the jars they need in [java] classpath in {config}"
             )
+    return result.duration_s
 
 
 def _first_failure(failed: list[str], output: str) -> str | None:
@@ -376,6 +380,7 @@ def mark_validated(
     max_per_file: int | None = None,
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
+    estimate: Callable[[GateEstimate], None] | None = None,
 ) -> tuple[MarkResult, GateReport]:
     """Mark ``manifest``'s repository and keep only the tasks that pass the gate."""
     marked = mark_repository(manifest, seed=seed, per_kind=per_kind, kinds=kinds, max_per_file=max_per_file, workers=jobs)
@@ -385,7 +390,7 @@ def mark_validated(
             f"{manifest.name}: no {manifest.language} source files to mark under {', '.join(manifest.sources)}"
             + (f" ({skipped})" if skipped else "")
         )
-    return marked, validate(evaluator, manifest, marked.tasks, jobs, progress_total, progress)
+    return marked, validate(evaluator, manifest, marked.tasks, jobs, progress_total, progress, estimate=estimate)
 
 
 def validate(
@@ -396,13 +401,17 @@ def validate(
     progress_total: Callable[[int], None] | None = None,
     progress: Callable[[], None] | None = None,
     judge: Callable[[Evaluator, list[Task], int, Callable[[], None] | None], GateReport] | None = None,
+    estimate: Callable[[GateEstimate], None] | None = None,
 ) -> GateReport:
     """Candidate ``tasks`` of ``manifest``'s repository through the whole gate: the untouched code's
-    tests (:func:`check_baseline`), test selection, the fillers and probes (or another ``judge``
-    of the selected tasks: decision places have their own), and the presets' alterations. Marked
-    and imported holes (``lines.py``) go through it alike."""
-    check_baseline(evaluator, manifest)
+        tests (:func:`check_baseline`), test selection, the fillers and probes (or another ``judge``
+        of the selected tasks: decision places have their own), and the presets' alterations. Marked
+        and imported holes (``lines.py``) go through it alike. ``estimate`` hears, before the gate's runs
+    begin, how long they should take (``estimate.py``)."""
+    run_seconds = check_baseline(evaluator, manifest)
     selected, unreached = selected_command(evaluator, manifest, tasks)
+    if estimate is not None:
+        estimate(estimate_gate(selected, run_seconds, jobs, evaluator.full_suite))
     if progress_total:
         progress_total(len(selected))
     report = (judge or gate)(evaluator, selected, jobs, progress)

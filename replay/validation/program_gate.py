@@ -6,9 +6,13 @@ to 45 runs in all, as many as a budget of run time holds (``repetition.py``: eno
 empty answer that passes one run in seven with probability 0.999, for programs of under 0.4 s).
 The others are listed by reason, never counted in a result:
 
-* ``toolchain_missing``: the machine cannot run the language (e.g. no .NET SDK for C#);
-* ``golden_fails``: the golden completion failed every time (the error's class and the output's
-  last lines say why: a package that is not installed, a network call, a wrong assertion);
+* ``toolchain_missing``: the machine cannot run the language (e.g. no .NET SDK for C#), or the
+  program needs a package ``--provision`` leaves out on purpose (torch, tensorflow, jax: named);
+* ``needs_network``: the golden completion failed every time because the program reaches for a
+  host, and the sandbox has no network (``program_failures.py``: read from the run's output, also
+  when the program swallows the error and then fails an assertion about the data it lacks);
+* ``golden_fails``: the golden completion failed every time for a reason of its own (the error's
+  class and the output's last lines say why: a package that is not installed, a wrong assertion);
 * ``passes_empty``: the program passes with nothing in the hole, so the task measures nothing;
 * ``flaky``: the golden completion or the empty answer gave different verdicts on different runs.
 
@@ -40,7 +44,9 @@ from replay.execution import programs
 from replay.execution.judge import Evaluator, Verdict
 from replay.execution.programs.runs import PROGRAM_TIMEOUT, waits_on_itself
 from replay.execution.scheduling.references import REPLAY_MIN_TIMEOUT, REPLAY_SLOWDOWN
+from replay.validation.drops import PROGRAM_REASONS, DropReason
 from replay.validation.gate import Alteration, preset_alterations
+from replay.validation.program_failures import machine_cause
 from replay.validation.repetition import MIN_RUNS, PROGRAM_BUDGET, TARGET_RUNS, detection, planned_runs
 
 _COMPILER_LINE = re.compile(r"^[\w./-]+:\d+(?::\d+)?: ")
@@ -48,7 +54,7 @@ _COMPILER_LINE = re.compile(r"^[\w./-]+:\d+(?::\d+)?: ")
 # three) passed two runs and then failed its replay; each run is cheap next to a wrong result.
 GOLDEN_RUNS = 3
 EMPTY_RUNS = MIN_RUNS  # the empty runs of the first rounds; the others follow (``repetition.py``)
-REASONS = ("toolchain_missing", "golden_fails", "passes_empty", "flaky")
+REASONS = tuple(reason.value for reason in PROGRAM_REASONS)  # devbench-gate.json's keys, in the table's order
 _TAIL_LINES = 6
 # The rounds of a task's runs (True: the golden completion, False: the empty answer); the runs of
 # a round may go at once. Every task needs two golden runs (three passes, or a second failure
@@ -166,7 +172,7 @@ def judge(
     ask = submit or _at_once(evaluator)
     why = programs.missing(task.language)
     if why is not None:
-        return Dropped(task, "toolchain_missing", "", why), 0
+        return Dropped(task, DropReason.TOOLCHAIN_MISSING.value, "", why), 0
     first = min(limit, REPLAY_MIN_TIMEOUT)
     rounds = WAITING_ROUNDS if waits else QUICK_ROUNDS
 
@@ -235,17 +241,26 @@ def _decide(task: Task, golden: list[Verdict], empty: list[Verdict]) -> Task | D
     passed = [v.status == Status.PASS for v in golden]
     if not any(passed):
         first = golden[0]
-        return Dropped(task, "golden_fails", _error(first), f"{first.detail}\n{_tail(first)}".strip())
+        detail = f"{first.detail}\n{_tail(first)}".strip()
+        cause = machine_cause(f"{first.detail}\n{first.output_tail}")  # the whole tail: a swallowed error is printed early
+        if cause is not None:
+            return Dropped(task, cause.reason.value, _error(first), f"{cause.detail}\n{detail}")
+        return Dropped(task, DropReason.GOLDEN_FAILS.value, _error(first), detail)
     if not all(passed):
         failed = golden[passed.index(False)]
         return Dropped(
-            task, "flaky", "", f"the golden completion passed {sum(passed)} of {len(passed)} runs: {failed.status.value}: {failed.detail}"
+            task,
+            DropReason.FLAKY.value,
+            "",
+            f"the golden completion passed {sum(passed)} of {len(passed)} runs: {failed.status.value}: {failed.detail}",
         )
     empty_passed = sum(v.status == Status.PASS for v in empty)
     if empty and empty_passed == len(empty):
-        return Dropped(task, "passes_empty", "", "the program passes with the hole left empty: its checks do not reach the hole")
+        return Dropped(
+            task, DropReason.PASSES_EMPTY.value, "", "the program passes with the hole left empty: its checks do not reach the hole"
+        )
     if empty_passed:
-        return Dropped(task, "flaky", "", f"the empty answer passed {empty_passed} of {len(empty)} runs")
+        return Dropped(task, DropReason.FLAKY.value, "", f"the empty answer passed {empty_passed} of {len(empty)} runs")
     if len(golden) < GOLDEN_RUNS or len(empty) < EMPTY_RUNS:
         return None
     return replace(task, validation=Validation(True, "", True, True, filler_status=empty[0].status.value))
