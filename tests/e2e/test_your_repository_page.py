@@ -144,6 +144,8 @@ def model_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(30)
+        if process.stdout:
+            process.stdout.close()
 
 
 def shim(folder: Path) -> Path:
@@ -167,6 +169,7 @@ def outcomes(db: Path, run: str) -> dict[str, set[str]]:
 
 @pytest.mark.slow
 @pytest.mark.local_model
+@pytest.mark.timeout(3000)  # the model answers every task the page's mark keeps, on two CPU threads
 @needs_model
 def test_the_page_followed_to_the_letter(tmp_path: Path, model_url: str) -> None:
     work, repo = build(tmp_path)
