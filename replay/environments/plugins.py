@@ -30,6 +30,10 @@ is left to the command, as is anything its ``pytest.ini`` ``addopts`` say. A com
 pytest itself (a script, ``tox``) keeps pytest's autoload: simpilot cannot name plugins on a
 command line it does not write.
 
+Entry points are looked for where the interpreter finds installed distributions, not in the work
+copy: a repository that is itself a pytest plugin has its own entry point loaded once its
+environment installs it (``pip install -e .`` in ``[environment] setup``).
+
 One difference from autoloading remains: pytest rewrites the asserts of autoloaded plugins'
 modules, not of plugins named with ``-p``; an assert failing inside a plugin's own code then shows
 a plain message. Whether a test passes does not change.
