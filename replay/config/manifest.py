@@ -11,7 +11,7 @@ repository that the tool checks out from git)::
     test_command = ["{python}", "-m", "pytest", "-q", "-x", "tests"]
     setup = []                      # commands run once in each fresh work copy
     timeout = 60                    # seconds for one test run
-    env = { PYTEST_DISABLE_PLUGIN_AUTOLOAD = "1" }   # extra environment for the tests
+    env = { TZ = "UTC" }            # extra environment for the tests
     junit_xml = false               # test_command writes JUnit XML reports into $SIMPILOT_REPORTS
     compare_output = false          # no test suite: test_command runs a program, its output is the test
     # compare_lines = "^result"     # with compare_output, optional: compare only the lines matching this
@@ -43,6 +43,12 @@ simpilot's own site-packages when the Python versions match, are appended to the
 ``sys.path``; another version needs pytest and pytest-cov of its own (``environment.py``). The
 work copy's code always comes first on ``sys.path``: a ``src/`` folder of packages (``sources``
 under ``src/``, or a ``src/`` holding packages) goes on ``PYTHONPATH`` with no setting.
+
+The pytest plugins a Python repository's tests load are those of its environment (what ``[environment]
+setup`` installed, what the interpreter ``[environment] python`` names has), as in its own checkout;
+simpilot's own (pytest-asyncio, pytest-timeout…) never load for them, and its proof reporter and
+test selector are named with ``-p``. A manifest whose ``env`` sets ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``
+loads only the plugins its command names (``environments/plugins.py``).
 
 ``test_command`` is the repository's own way of running its whole suite (``--full-suite``). A
 Java repository may leave it out: simpilot then compiles ``sources`` and ``tests`` with javac (``[java] classpath`` added) and

@@ -1,8 +1,9 @@
 """The commands a repository's tests run with, and what they see: ``{python}`` replaced by the
-tests' interpreter (the ``[environment]``'s, built on first use, else simpilot's) and the
-environment of every command (the manifest's ``env``, the work copy's import roots, a venv's
-``bin`` first on ``PATH``). The manifest itself is a plain record: finding or building the
-interpreter happens here, when the tests first need it.
+tests' interpreter (the ``[environment]``'s, built on first use, else simpilot's), the pytest
+plugins of the repository's environment named on a pytest command line (``plugins.py``), and the
+environment of every command (the manifest's ``env``, pytest's autoload off for a pytest suite,
+the work copy's import roots, a venv's ``bin`` first on ``PATH``). The manifest itself is a plain
+record: finding or building the interpreter happens here, when the tests first need it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from replay.config.manifest import with_pytest_options
 from replay.environments.environment import python_env, resolve
+from replay.environments.plugins import AUTOLOAD, autoload_env, with_plugins
 
 if TYPE_CHECKING:
     from replay.config.manifest import Manifest
@@ -27,8 +29,9 @@ def suite_python(manifest: Manifest) -> str:
 
 
 def suite_command(manifest: Manifest) -> list[str]:
-    """The repository's whole test command, ``{python}`` replaced."""
-    return [part.replace("{python}", suite_python(manifest)) for part in manifest.test_command]
+    """The repository's whole test command, ``{python}`` replaced, with its environment's pytest
+    plugins named (every command derived from it inherits them)."""
+    return with_plugins(manifest, [part.replace("{python}", suite_python(manifest)) for part in manifest.test_command])
 
 
 def suite_env(manifest: Manifest, root: Path | None = None) -> dict[str, str]:
@@ -37,7 +40,7 @@ def suite_env(manifest: Manifest, root: Path | None = None) -> dict[str, str]:
     ``[environment]``'s venv first on ``PATH``: ``environment.python_env``)."""
     env = manifest.own_env()
     if manifest.language == "python":
-        env = python_env(manifest, root, env)
+        env = python_env(manifest, root, {**autoload_env(manifest, manifest.test_command), **env})
     return env
 
 
@@ -53,7 +56,7 @@ def selected_command(manifest: Manifest, tests: tuple[str, ...]) -> tuple[list[s
                 argv.extend(tests)
             else:
                 argv.append(part.replace("{python}", suite_python(manifest)))
-        return argv, {}
+        return with_plugins(manifest, argv), _autoload_difference(manifest, argv)
     if not (manifest.language == "python" and manifest.is_pytest()):
         return None
     folders = {t.rstrip("/") for t in manifest.tests}
@@ -61,3 +64,13 @@ def selected_command(manifest: Manifest, tests: tuple[str, ...]) -> tuple[list[s
     files = sorted({t.split("::", 1)[0] for t in tests})
     argv = with_pytest_options(argv, ["-p", "replay.execution.inside.pytest_select"]) + files
     return argv, {"SIMPILOT_TESTS": "\n".join(tests)}
+
+
+def _autoload_difference(manifest: Manifest, argv: list[str]) -> dict[str, str]:
+    """What ``argv``'s environment must change in ``suite_env``'s, which follows ``test_command``:
+    autoload off for a pytest ``select_command`` of a suite run otherwise, and back on (an empty
+    value, which pytest reads as unset) for a script selecting the tests of a pytest suite."""
+    mine, suite = autoload_env(manifest, argv), autoload_env(manifest, manifest.test_command)
+    if mine == suite:
+        return {}
+    return mine or {AUTOLOAD: ""}

@@ -34,7 +34,9 @@ coverage must be importable there too, without shadowing anything of the reposit
 interpreter by a ``sitecustomize`` module in a folder of its own on ``PYTHONPATH`` (which then
 runs the environment's own ``sitecustomize``, if any). The plugins come from a folder holding
 only them; simpilot's site-packages follow only when the interpreter's Python version is
-simpilot's. An interpreter of another version must have pytest and pytest-cov itself.
+simpilot's. An interpreter of another version must have pytest and pytest-cov itself. Being
+importable is not being loaded: the tests load the pytest plugins of the environment's own, never
+those of simpilot's site-packages (``plugins.py``).
 """
 
 from __future__ import annotations

@@ -59,6 +59,7 @@ class Environment:
     pythonpath: tuple[str, ...] = ()  # PYTHONPATH entries after the repository's own (the sitecustomize hook)
     venv: str | None = None  # the cached venv a setup built
     bin: str | None = None  # a venv's bin folder, first on the tests' PATH (``pytest``, ``python`` are the venv's)
+    borrowed: tuple[str, ...] = ()  # simpilot's folders the interpreter's own sys.path holds (a cached venv's .pth)
 
 
 def locate(manifest: Manifest, python: str) -> str:

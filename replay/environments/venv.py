@@ -94,7 +94,7 @@ def cached_venv(manifest: Manifest, config: EnvironmentConfig) -> Environment:
         appended = appended_paths(ready["same_version"])
         _write_pth(Path(ready["purelib"]) / PTH, appended)
     readable = (str(folder), ready["base_prefix"], *appended)
-    return Environment(python=ready["python"], readable=readable, venv=str(folder), bin=str(folder / "bin"))
+    return Environment(python=ready["python"], readable=readable, venv=str(folder), bin=str(folder / "bin"), borrowed=appended)
 
 
 def _write_pth(path: Path, appended: tuple[str, ...]) -> None:
