@@ -342,7 +342,12 @@ def _pytest_durations(manifest: Manifest, root: Path, sandbox: Sandbox) -> dict[
     args = pytest_args(suite_command(manifest))
     if args is None:
         raise SystemExit(f"{manifest.name}: its test command is not '{{python}} -m pytest ...'; this benchmark cannot time its tests")
-    command = [sys.executable, "-c", _PYTEST_DURATIONS, "durations.json", str(ROUNDS), "--rootdir", ".", *args]
+    # The repository's own arguments and nothing more: pytest then picks the rootdir the engine's
+    # runs and the coverage run that selected the tests picked (a pytest.ini in tests/, say, makes
+    # that folder the root), so the node ids here are the ids the tasks name. Forcing the rootdir
+    # to the copy's root named such a repository's tests "tests/test_x.py::..." where the tasks
+    # say "test_x.py::...", and no selected test was found among them.
+    command = [sys.executable, "-c", _PYTEST_DURATIONS, "durations.json", str(ROUNDS), *args]
     run = sandbox.run(command, root, ROUNDS * manifest.timeout, suite_env(manifest))
     if run.returncode != 0:
         raise SystemExit(f"{manifest.name}: the untouched suite failed while timing its tests: {run.output_tail[-500:]}")
