@@ -54,7 +54,6 @@ from replay.importers.devbench import read_instances, task_for  # noqa: E402
 from replay.jobs.import_devbench import provisioned, write_repository  # noqa: E402
 from replay.validation.program_gate import validate_programs  # noqa: E402
 
-
 TARGET_SPEEDUP = 3
 SMOKE_LANGUAGES, SMOKE_LIMIT = "python", 1
 

@@ -207,7 +207,7 @@ def live(args: argparse.Namespace) -> None:
         print("| " + " | ".join(row) + " |")
     (args.out / "scoreboard.html").write_text(scoreboard.page(board), encoding="utf-8")
     print(f"\n{args.out / 'scoreboard.html'}")
-    figures: dict[str, object] = {"routes": len(names), "per_repo": args.per_repo, "price_per_hour": args.price_per_hour, "max_tokens_chat": chat_tokens}
+    figures: dict[str, object] = {"routes": len(names), "per_repo": per_repo or "one task (smoke)", "price_per_hour": args.price_per_hour, "max_tokens_chat": chat_tokens}
     figures |= {f"tasks_{name}": len(only_by[name]) for name in names}
     figures |= {f"record_seconds_{name}": round(seconds) for name, seconds in recorded.items()}
     write_results("scoreboard_live", args, figures, {"scoreboard": markdown_table(board_markdown), "curve": (head, rows)})

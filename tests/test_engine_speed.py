@@ -50,5 +50,7 @@ def test_the_timed_suite_names_tests_as_the_selection_does_with_a_pytest_ini_in_
     assert all(seconds >= 0 for seconds in durations.values())
 
     span = Span(0, 1, Position(0, 0), Position(0, 1))
-    task = Task("t", "tinyrepo", "python", "tiny/stats.py", Kind.INFILL, "statements", True, span, "", "x", "", 1, tests=tuple(sorted(selected)))
+    task = Task(
+        "t", "tinyrepo", "python", "tiny/stats.py", Kind.INFILL, "statements", True, span, "", "x", "", 1, tests=tuple(sorted(selected))
+    )
     assert engine_speed.tests_seconds([task], durations) == pytest.approx(sum(durations[t] for t in selected))
