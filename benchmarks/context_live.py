@@ -59,6 +59,11 @@ cache_db = "answers.sqlite"
 """
 
 
+def key(name: str) -> str:
+    """A strategy's name as part of a figure's name: ``file:512`` -> ``file_512``."""
+    return name.replace(":", "_")
+
+
 def sample(per_repo: int, scenarios: list[Path]) -> set[str]:
     """The first ``per_repo`` tasks of each kind of every repository of ``scenarios``, by id."""
     chosen: set[str] = set()
@@ -136,8 +141,9 @@ def live(args: argparse.Namespace) -> None:
             similarity, tokens = statistics.mean(indel), statistics.median(p.tokens for p in prompts)
             build_ms = statistics.median(p.build_ms for p in prompts)
             print(f"{run_id}: mean indel similarity (none) {similarity:.3f}; prompt tokens median {tokens:.0f}, build ms median {build_ms:.2f}")
-            figures |= {f"{strategy.name}_indel_similarity": round(similarity, 3), f"{strategy.name}_prompt_tokens": round(tokens),
-                        f"{strategy.name}_build_ms": round(build_ms, 2), f"{strategy.name}_seconds": round(seconds[strategy.name])}
+            name = key(strategy.name)
+            figures |= {f"{name}_indel_similarity": round(similarity, 3), f"{name}_prompt_tokens": round(tokens),
+                        f"{name}_build_ms": round(build_ms, 2), f"{name}_seconds": round(seconds[strategy.name])}
     finally:
         store.close()
     rows, against = [], []
@@ -146,7 +152,7 @@ def live(args: argparse.Namespace) -> None:
             rate = round(100 * row.passed / row.tasks, 1) if row.tasks else 0.0
             rows.append([row.strategy, preset.preset, row.tasks, row.passed, rate, round(100 * row.interval[0], 1), round(100 * row.interval[1], 1),
                          None if row.prompt_tokens is None else round(row.prompt_tokens)])
-            figures[f"{row.strategy}_{preset.preset}_pass_rate"] = rate
+            figures[f"{key(row.strategy)}_{preset.preset}_pass_rate"] = rate
         for c in preset.against_first:
             against.append([preset.preset, c.first.run_id, c.second.run_id, c.paired, c.summary])
     write_results("context_live", args, figures, {
