@@ -199,8 +199,7 @@ def live(args: argparse.Namespace) -> None:
         store.close()
     print(scoreboard.render(board))
     print()
-    board_markdown = scoreboard.markdown(board)
-    print(board_markdown)
+    print(scoreboard.markdown(board))
     head, rows = scoreboard.curve_table(board)
     print("\n| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     for row in rows:
@@ -210,15 +209,29 @@ def live(args: argparse.Namespace) -> None:
     figures: dict[str, object] = {"routes": len(names), "per_repo": per_repo or "one task (smoke)", "price_per_hour": args.price_per_hour, "max_tokens_chat": chat_tokens}
     figures |= {f"tasks_{name}": len(only_by[name]) for name in names}
     figures |= {f"record_seconds_{name}": round(seconds) for name, seconds in recorded.items()}
-    write_results("scoreboard_live", args, figures, {"scoreboard": markdown_table(board_markdown), "curve": (head, rows)})
+    write_results("scoreboard_live", args, figures, numbers(board))
 
 
-def markdown_table(text: str) -> tuple[list[str], list[list[str]]]:
-    """The first markdown table in ``text`` as (columns, rows) of cell texts."""
-    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("|")]
-    cells = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
-    body = [row for row in cells[1:] if not all(set(cell) <= set(":-") for cell in row)]
-    return (cells[0] if cells else []), body
+def numbers(board: scoreboard.Scoreboard) -> dict[str, tuple[list[str], list[list[object]]]]:
+    """The scoreboard's figures as tables of numbers (the printed tables are their text):
+    ``scoreboard``, one row per model and preset (rates in per cent, times in ms, cost per
+    passing task in the price's currency), and ``curve``, shown and accepted per latency budget."""
+
+    def ms(value: float | None) -> float | None:
+        return None if value is None else round(value)
+
+    def pct(value: float | None) -> float | None:
+        return None if value is None else round(100 * value, 1)
+
+    rows = [
+        [r.model, r.preset, r.tasks, pct(r.pass_at_1), ms(r.first_token.p50), ms(r.total.p50), ms(r.total.p90), pct(r.clock.shown_rate),
+         pct(r.clock.acceptance_rate), pct(r.clock.keystrokes_saved_share), None if r.cost is None or r.cost.per_passing is None else round(r.cost.per_passing, 5), r.front]
+        for r in board.rows
+    ]
+    curve = [[r.model, r.preset, point.budget_ms, pct(point.shown_rate), pct(point.acceptance_rate)] for r in board.rows for point in r.curve]
+    columns = ["model", "preset", "tasks", "pass_at_1", "first_token_p50_ms", "total_p50_ms", "total_p90_ms", "shown", "accepted", "saved",
+               "cost_per_passing", "pareto_front"]
+    return {"scoreboard": (columns, rows), "curve": (["model", "preset", "budget_ms", "shown", "accepted"], curve)}
 
 
 if __name__ == "__main__":
