@@ -8,7 +8,10 @@ answer sees it), then with ``--in-flight`` requests outstanding for ``--seconds`
 second the server sustains, each with a document of its own). The client is a minimal JSON-RPC writer/reader on the pipes, so
 what is measured is the server. Targets: p50 <= 3 ms and >= 300 requests/s on 2 cores.
 
-    .venv/bin/python benchmarks/bridge_latency.py [--requests 2000] [--seconds 10] [--in-flight 16]
+The results file holds the round trip's p50, p99 and max (ms), the sustained requests per second
+and the targets. ``--smoke``: a hundred requests one at a time, then one second with four in flight.
+
+    .venv/bin/python benchmarks/bridge_latency.py [--requests 2000] [--seconds 10] [--in-flight 16] [--smoke] [--results-dir DIR]
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
+
+TARGET_P50_MS, TARGET_REQUESTS_PER_SECOND = 3, 300
+WARM_UP = 200
 DOCUMENT = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(100))
 
 
@@ -65,7 +75,8 @@ def ask(uri: str) -> dict:
     return {"textDocument": {"uri": uri}, "position": {"line": 151, "character": 4}, "context": {"triggerKind": 2}}
 
 
-async def main(args: argparse.Namespace) -> None:
+async def main(args: argparse.Namespace) -> dict[str, float | int]:
+    """Both measures against one bridge process; the figures for the results file."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "lsp_bridge", "--postprocess", "simcopilot",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
@@ -75,7 +86,7 @@ async def main(args: argparse.Namespace) -> None:
     client.notify("initialized", {})
     uri = "file:///tmp/simpilot-bench/doc.py"
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": DOCUMENT}})
-    for _ in range(200):  # warm up: converters and code paths built on first use
+    for _ in range(min(WARM_UP, args.requests)):  # warm up: converters and code paths built on first use
         await client.request("textDocument/inlineCompletion", ask(uri))
 
     times = []
@@ -108,11 +119,27 @@ async def main(args: argparse.Namespace) -> None:
     await client.request("shutdown", {})
     client.notify("exit", {})
     await proc.wait()
+    return {
+        "requests": args.requests,
+        "p50_ms": round(p50, 2),
+        "p99_ms": round(p99, 2),
+        "max_ms": round(times[-1], 2),
+        "in_flight": args.in_flight,
+        "sustained_seconds": round(elapsed, 1),
+        "requests_per_second": round(done / elapsed),
+        "target_p50_ms": TARGET_P50_MS,
+        "target_requests_per_second": TARGET_REQUESTS_PER_SECOND,
+    }
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--in-flight", type=int, default=16)
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--requests", type=int, default=None, help="[default: 2000; 100 with --smoke]")
+    parser.add_argument("--seconds", type=float, default=None, help="[default: 10; 1 with --smoke]")
+    parser.add_argument("--in-flight", type=int, default=None, help="[default: 16; 4 with --smoke]")
+    add_arguments(parser)
+    arguments = parser.parse_args()
+    arguments.requests = arguments.requests or (100 if arguments.smoke else 2000)
+    arguments.seconds = arguments.seconds or (1.0 if arguments.smoke else 10.0)
+    arguments.in_flight = arguments.in_flight or (4 if arguments.smoke else 16)
+    write_results("bridge_latency", arguments, asyncio.run(main(arguments)))

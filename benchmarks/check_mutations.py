@@ -10,7 +10,7 @@ would (PIT-style: named, one edit each); the tests named with it must then fail.
 tests still pass SURVIVED: either a test is missing, or the mutant is equivalent (it changes no
 behaviour), which its ``equivalent`` field then says.
 
-    .venv/bin/python benchmarks/check_mutations.py [--check proof,gate,...] [--only NAME] [--no-save]
+    .venv/bin/python benchmarks/check_mutations.py [--check proof,gate,...] [--only NAME] [--no-save] [--smoke] [--results-dir DIR]
 
 First every mutation's tests run without a mutant and must pass (a kill means nothing otherwise).
 Then each mutation edits its file in place (its original text must occur exactly once), runs
@@ -19,8 +19,10 @@ and on SIGINT/SIGTERM/SIGHUP. The original is put back by replacing the mutated 
 around its place, so an edit someone else made to the file meanwhile is kept; a run during which
 the file lost its mutant is made again, and a mutant brought back later (a ``git stash`` popped)
 is undone again. Prints one line per mutation and the totals (mutants, killed, survived, wall
-time); writes them to ``benchmarks/results/mutations.json``; exits 1 when a mutant that is not
-known to be equivalent survives.
+time); writes them to ``benchmarks/results/mutations.json`` (figures: mutants, killed, survived,
+equivalent, seconds; the table ``mutations``: one row per mutant with the first test that failed);
+exits 1 when a mutant that is not known to be equivalent survives. ``--smoke`` runs one mutation
+of the store (its tests take seconds) and writes to a temporary folder.
 
 The mutants are made in the working tree, so other processes importing these files meanwhile see
 them: run it when no one else is running tests in the same checkout.
@@ -30,8 +32,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import datetime as dt
-import json
 import os
 import shutil
 import signal
@@ -44,12 +44,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from replay.core.paths import cache_root  # noqa: E402
 
 # The JUnit runner is built once per source text into simpilot's cache (runners/junit.py): a
 # mutant's build is removed after its run.
 RUNNER_BUILDS = cache_root() / "java"
-RESULTS = ROOT / "benchmarks" / "results" / "mutations.json"
+SMOKE_CHECK, SMOKE_ONLY = "store", "a later verdict ignored"  # one mutant whose tests take seconds
 
 PROOF = "replay/execution/proof/check.py"
 WORKCOPY = "replay/execution/workcopies/copies.py"
@@ -580,8 +581,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", help=f"comma-separated checks to mutate [default: all: {', '.join(MUTATIONS)}]")
     parser.add_argument("--only", help="run only the mutations whose name contains this text")
-    parser.add_argument("--no-save", action="store_true", help=f"do not write {RESULTS.relative_to(ROOT)}")
+    parser.add_argument("--no-save", action="store_true", help="do not write the results file")
+    add_arguments(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.check, args.only = args.check or SMOKE_CHECK, args.only or SMOKE_ONLY
     checks = args.check.split(",") if args.check else list(MUTATIONS)
     unknown = [c for c in checks if c not in MUTATIONS]
     if unknown:
@@ -629,35 +633,23 @@ def main() -> int:
     for r in survived:
         print(f"  SURVIVED: {r.check}: {r.mutation.name} ({r.mutation.file}): no test in {', '.join(r.mutation.tests)} notices it")
     if not args.no_save:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        summary = {
-            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "cores": os.cpu_count(),
-            "load_at_start": load,
-            "checks": checks,
+        figures = {
+            "checks": len(checks),
             "mutants": len(results),
             "killed": killed,
             "survived": len(results) - killed,
             "equivalent": len(equivalent),
             "seconds": round(wall, 1),
             "seconds_without_mutants": round(green, 1),
-            "mutants_that_came_back": came_back,
-            "mutations": [
-                {
-                    "check": r.check,
-                    "name": r.mutation.name,
-                    "file": r.mutation.file,
-                    "tests": list(r.mutation.tests),
-                    "killed": r.killed,
-                    "seconds": round(r.seconds, 1),
-                    "failure": r.failure,
-                    **({"equivalent": r.mutation.equivalent} if r.mutation.equivalent else {}),
-                }
-                for r in results
-            ],
+            "load_at_start": load,
+            "mutants_that_came_back": len(came_back),
         }
-        RESULTS.write_text(json.dumps(summary, indent=1) + "\n")
-        print(f"written to {RESULTS.relative_to(ROOT)}")
+        rows = [
+            [r.check, r.mutation.name, r.mutation.file, " ".join(r.mutation.tests), r.killed, round(r.seconds, 1), r.failure, r.mutation.equivalent]
+            for r in results
+        ]
+        columns = ["check", "name", "file", "tests", "killed", "seconds", "failure", "equivalent"]
+        write_results("mutations", args, figures, {"mutations": (columns, rows)})
     return 1 if survived else 0
 
 

@@ -33,7 +33,14 @@ the edited file, the tests) is printed too, and the engine's per-phase accountin
 seconds summed over its worker threads, from timers wrapped around its functions in this process)
 shows where the time goes.
 
+The results file holds the sample's figures (``sample_*``: tasks, both modes' seconds and tasks
+per minute, their ratio, the overhead in per cent) and, with ``--engine-all``, the same for all
+tasks (``all_*``, the naive side estimated); the tables ``repositories`` (one row per repository
+of the sample) and ``phases`` (where the engine's slot seconds went, per run). ``--smoke``: one
+task of one Python repository.
+
     .venv/bin/python benchmarks/engine_speed.py [--sample 5] [--seed 0] [--jobs 2] [--engine-all] [--repos lpsolve btreemap]
+        [--smoke] [--results-dir DIR]
 """
 
 from __future__ import annotations
@@ -53,21 +60,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from replay.config.manifest import Manifest, RepoCatalog, project_root
-from replay.core.records import Status, Task
-from replay.core.scenarios import read_tasks
-from replay.environments.commands import suite_command, suite_env
-from replay.execution import judge as evaluate_module
-from replay.execution.judge import Evaluator, apply
-from replay.execution.runners import warm as warm_module
-from replay.execution.runners.warm import pytest_args
-from replay.execution.sandbox.bubblewrap import Sandbox
-from replay.execution.scheduling.references import ReferenceRuns
-from replay.execution.workcopies import beneath
-from replay.execution.workcopies.copies import WorkCopy
-from replay.jobs.replay import run_replay
-from replay.store import Store
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
+from replay.config.manifest import Manifest, RepoCatalog, project_root  # noqa: E402
+from replay.core.records import Status, Task  # noqa: E402
+from replay.core.scenarios import read_tasks  # noqa: E402
+from replay.environments.commands import suite_command, suite_env  # noqa: E402
+from replay.execution import judge as evaluate_module  # noqa: E402
+from replay.execution.judge import Evaluator, apply  # noqa: E402
+from replay.execution.runners import warm as warm_module  # noqa: E402
+from replay.execution.runners.warm import pytest_args  # noqa: E402
+from replay.execution.sandbox.bubblewrap import Sandbox  # noqa: E402
+from replay.execution.scheduling.references import ReferenceRuns  # noqa: E402
+from replay.execution.workcopies import beneath  # noqa: E402
+from replay.execution.workcopies.copies import WorkCopy  # noqa: E402
+from replay.jobs.replay import run_replay  # noqa: E402
+from replay.store import Store  # noqa: E402
+
+SMOKE_REPOSITORY, SMOKE_SAMPLE = "sparsela", 1
 ALL = ["lpsolve", "minisql", "ordtree", "sparsela", "textindex", "btreemap", "sparsemat", "variates"]
 SCENARIOS = project_root() / "scenarios"
 CONSOLE_JAR = "/usr/share/java/junit-platform-console-standalone.jar"
@@ -342,7 +353,12 @@ def _pytest_durations(manifest: Manifest, root: Path, sandbox: Sandbox) -> dict[
     args = pytest_args(suite_command(manifest))
     if args is None:
         raise SystemExit(f"{manifest.name}: its test command is not '{{python}} -m pytest ...'; this benchmark cannot time its tests")
-    command = [sys.executable, "-c", _PYTEST_DURATIONS, "durations.json", str(ROUNDS), "--rootdir", ".", *args]
+    # The repository's own arguments and nothing more: pytest then picks the rootdir the engine's
+    # runs and the coverage run that selected the tests picked (a pytest.ini in tests/, say, makes
+    # that folder the root), so the node ids here are the ids the tasks name. Forcing the rootdir
+    # to the copy's root named such a repository's tests "tests/test_x.py::..." where the tasks
+    # say "test_x.py::...", and no selected test was found among them.
+    command = [sys.executable, "-c", _PYTEST_DURATIONS, "durations.json", str(ROUNDS), *args]
     run = sandbox.run(command, root, ROUNDS * manifest.timeout, suite_env(manifest))
     if run.returncode != 0:
         raise SystemExit(f"{manifest.name}: the untouched suite failed while timing its tests: {run.output_tail[-500:]}")
@@ -396,26 +412,47 @@ def print_failures(label: str, failures: list[str]) -> None:
         print(f"  FAILED ({label}) {failure}")
 
 
-def phase_table(result: EngineResult, jobs: int, tests: float) -> None:
+IDLE = "idle slots (bridge, scheduling, start, imbalance)"
+
+
+def phase_table(result: EngineResult, jobs: int, tests: float) -> list[list[object]]:
+    """Print where the engine's slot seconds went; the rows ``[phase, seconds, per cent, calls]``."""
     slots = result.seconds * jobs
     busy = sum(result.clock.seconds.values())
+    rows: list[list[object]] = []
     print(f"  where the engine's {slots:,.1f} CPU-slot seconds went (exclusive seconds, summed over threads):")
     for label, seconds in sorted(result.clock.seconds.items(), key=lambda kv: -kv[1]):
         print(f"    {label:52} {seconds:9.1f} s {100 * seconds / slots:5.1f} %  ({result.clock.calls[label]} calls)")
-    print(f"    {'idle slots (bridge, scheduling, start, imbalance)':52} {slots - busy:9.1f} s {100 * (slots - busy) / slots:5.1f} %")
+        rows.append([label, round(seconds, 1), round(100 * seconds / slots, 1), result.clock.calls[label]])
+    print(f"    {IDLE:52} {slots - busy:9.1f} s {100 * (slots - busy) / slots:5.1f} %")
+    rows.append([IDLE, round(slots - busy, 1), round(100 * (slots - busy) / slots, 1), None])
     print(f"    the tests themselves: {tests:,.2f} s; the engine's own measure of its per-task test runs: {result.task_run_seconds:,.1f} s")
+    return rows
 
 
-def summary(naive_line: str, naive_per_minute: float, result: EngineResult, jobs: int, tests: float) -> None:
-    """Tasks per minute of both modes, their ratio, the engine's overhead and its phases."""
+def summary(naive_line: str, naive_per_minute: float, result: EngineResult, jobs: int, tests: float) -> tuple[dict[str, object], list[list[object]]]:
+    """Print tasks per minute of both modes, their ratio, the engine's overhead and its phases;
+    return them as figures (without a prefix) and the phase rows."""
     slots = result.seconds * jobs
     print(f"  (a) naive : {naive_line} = {naive_per_minute:,.1f} tasks/min")
     print(f"  (b) engine: {result.tasks} tasks in {result.seconds:,.1f} s = {result.per_minute:,.1f} tasks/min (--jobs {jobs}, set-up included)")
     print(f"  ratio (b)/(a) in tasks per minute: {result.per_minute / naive_per_minute:.1f}x")
     print(f"  engine overhead: {slots:,.1f} CPU-slot s for {tests:,.2f} s of the tests themselves = {100 * (slots / tests - 1):,.0f} %")
     print(f"  (over the engine's own {result.task_run_seconds:,.1f} s of per-task test runs: {100 * (slots / result.task_run_seconds - 1):,.0f} %)")
-    phase_table(result, jobs, tests)
+    phases = phase_table(result, jobs, tests)
     print_failures("engine", result.failures)
+    figures = {
+        "tasks": result.tasks,
+        "naive_tasks_per_minute": round(naive_per_minute, 1),
+        "engine_seconds": round(result.seconds, 1),
+        "engine_tasks_per_minute": round(result.per_minute, 1),
+        "ratio": round(result.per_minute / naive_per_minute, 1),
+        "tests_seconds": round(tests, 2),
+        "overhead_percent": round(100 * (slots / tests - 1)),
+        "overhead_over_own_runs_percent": round(100 * (slots / result.task_run_seconds - 1)),
+        "share_task_runs_percent": round(100 * result.clock.seconds.get("task test runs on warm servers", 0.0) / slots, 1),
+    }
+    return figures, phases
 
 
 def compare(manifest: Manifest, chosen: list[Task], engine_first: bool, sandbox: Sandbox, jobs: int, work: Path) -> tuple[ModeResult, EngineResult]:
@@ -432,12 +469,20 @@ def compare(manifest: Manifest, chosen: list[Task], engine_first: bool, sandbox:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", nargs="*", default=ALL)
-    parser.add_argument("--sample", type=int, default=5, help="tasks per repository for both modes (0: all)")
+    parser.add_argument("--repos", nargs="*", default=None, help=f"[default: all bundled; {SMOKE_REPOSITORY} with --smoke]")
+    parser.add_argument("--sample", type=int, default=None, help="tasks per repository for both modes (0: all) [default: 5; 1 with --smoke]")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1), help="the engine's --jobs [default: cores]")
     parser.add_argument("--engine-all", action="store_true", help="also replay every task of the repositories in one engine run")
+    add_arguments(parser)
     args = parser.parse_args()
+    args.repos = args.repos or ([SMOKE_REPOSITORY] if args.smoke else ALL)
+    if args.sample is None:
+        args.sample = SMOKE_SAMPLE if args.smoke else 5
+    load_before = load()
+    figures: dict[str, object] = {"jobs": args.jobs, "sample_per_repository": args.sample or "all", "seed": args.seed, "load_before": load_before}
+    repo_rows: list[list[object]] = []
+    phase_rows: list[list[object]] = []
     sandbox = Sandbox.create()
     catalog = RepoCatalog()
     work = Path(tempfile.mkdtemp(prefix="engine-speed-", dir=SCRATCH))
@@ -446,7 +491,7 @@ def main() -> None:
     naive_total, engine_total = ModeResult(), EngineResult()
     tests_total = 0.0
     naive_rate: dict[str, float] = {}  # seconds per task
-    print(f"oracle, bubblewrap; engine --jobs {args.jobs}; sample {args.sample or 'all'} task(s) per repository, seed {args.seed}; load average (1/5 min) before: {load()}")
+    print(f"oracle, bubblewrap; engine --jobs {args.jobs}; sample {args.sample or 'all'} task(s) per repository, seed {args.seed}; load average (1/5 min) before: {load_before}")
     print(f"{'repository':11} {'tasks':>5} {'naive':>9} {'engine':>9} {'ratio':>6} {'tests':>8} {'overhead':>9} {'load':>9}")
     try:
         for i, name in enumerate(args.repos):
@@ -460,11 +505,16 @@ def main() -> None:
             tests_total += tests
             naive_rate[name] = n.seconds / n.tasks
             overhead = e.seconds * args.jobs / tests - 1
-            print(f"{name:11} {len(chosen):>5} {n.seconds:>7.1f} s {e.seconds:>7.1f} s {n.seconds / e.seconds:>5.1f}x {tests:>6.2f} s {100 * overhead:>8.0f}% {load():>9}", flush=True)
+            now = load()
+            print(f"{name:11} {len(chosen):>5} {n.seconds:>7.1f} s {e.seconds:>7.1f} s {n.seconds / e.seconds:>5.1f}x {tests:>6.2f} s {100 * overhead:>8.0f}% {now:>9}", flush=True)
+            repo_rows.append([name, len(chosen), round(n.seconds, 1), round(e.seconds, 1), round(n.seconds / e.seconds, 1), round(tests, 2), round(100 * overhead), now])
             print_failures("naive", n.failures)
         print(f"\nsample, {naive_total.tasks} tasks, engine run once per repository:")
         naive_line = f"{naive_total.tasks} tasks in {naive_total.seconds:,.1f} s (serial, whole suite, fresh copy)"
-        summary(naive_line, naive_total.per_minute, engine_total, args.jobs, tests_total)
+        sampled, phases = summary(naive_line, naive_total.per_minute, engine_total, args.jobs, tests_total)
+        figures |= {f"sample_{key}": value for key, value in sampled.items()}
+        figures |= {"sample_naive_seconds": round(naive_total.seconds, 1)}
+        phase_rows += [["sample", *row] for row in phases]
         failures = len(naive_total.failures) + len(engine_total.failures)
         if args.engine_all:
             everything = [t for name in args.repos for t in every[name]]
@@ -473,17 +523,27 @@ def main() -> None:
             estimate = sum(naive_rate[name] * len(every[name]) for name in args.repos)
             print(f"\nall {len(everything)} tasks, one engine run (load after it {load()}):")
             naive_line = f"estimated from each repository's sampled seconds per task: {estimate:,.0f} s"
-            summary(naive_line, 60 * len(everything) / estimate, full, args.jobs, tests_all)
+            every_figures, phases = summary(naive_line, 60 * len(everything) / estimate, full, args.jobs, tests_all)
+            figures |= {f"all_{key}": value for key, value in every_figures.items()}
+            figures |= {"all_naive_estimate_seconds": round(estimate)}
+            phase_rows += [["all", *row] for row in phases]
             failures += len(full.failures)
         print()
         print("the tests themselves: per task, the summed durations of its selected tests, each from its start to its end (set-up and")
         print(f"tear-down included), the fastest of {ROUNDS} whole-suite runs in one warm process per repository, in the sandbox;")
         print("overhead = the engine's CPU-slot seconds (wall x jobs) / that - 1: start-up, imports, compilation, copies, reference runs count")
-        print(f"failures: {failures}; load average (1/5 min) after: {load()}")
+        load_after = load()
+        print(f"failures: {failures}; load average (1/5 min) after: {load_after}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if failures:
         sys.exit(1)
+    figures |= {"failures": failures, "load_after": load_after}
+    tables = {
+        "repositories": (["repository", "tasks", "naive_seconds", "engine_seconds", "ratio", "tests_seconds", "overhead_percent", "load"], repo_rows),
+        "phases": (["run", "phase", "seconds", "percent", "calls"], phase_rows),
+    }
+    write_results("engine_speed", args, figures, tables)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,12 @@ cursor at column 0 or after the indentation, character cuts, each as infill or c
 every source file of the bundled repositories, and DevBench's Python and Java golden completions
 (the cursor at the end of the prefix). ``--step NAME --show N`` prints N altered holes of one step.
 
-    python benchmarks/identity_holes.py [--per-file 30] [--seed 0] [--step reindent --show 5]
+The results file holds the holes, the alterations summed over the steps (``altered_by_steps``:
+zero is the target) and over the presets, and the tables ``steps`` (per step, language and kind of
+hole: holes and altered) and ``presets`` (per preset: holes altered, bare or fenced).
+``--smoke``: two holes per file.
+
+    python benchmarks/identity_holes.py [--per-file 30] [--seed 0] [--step reindent --show 5] [--smoke] [--results-dir DIR]
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from postprocess.presets import PRESETS, STEPS, run_preset, run_steps  # noqa: E402
 from tests.holes import Hole, bundled_sources, closes_a_block, devbench_holes, editor_cursor  # noqa: E402
 
 MODES = ("column 0", "after the indentation", "characters")
+SMOKE_PER_FILE = 2
 
 
 def sample(per_file: int, seed: int) -> list[tuple[str, Hole]]:
@@ -59,11 +66,13 @@ def sample(per_file: int, seed: int) -> list[tuple[str, Hole]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-file", type=int, default=30)
+    parser.add_argument("--per-file", type=int, default=None, help="[default: 30; 2 with --smoke]")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--step", choices=sorted(STEPS))
     parser.add_argument("--show", type=int, default=0)
+    add_arguments(parser)
     args = parser.parse_args()
+    args.per_file = args.per_file or (SMOKE_PER_FILE if args.smoke else 30)
     holes = sample(args.per_file, args.seed)
     steps = [args.step] if args.step else list(STEPS)
     totals: Counter[tuple[str, str]] = Counter((h.language, mode) for mode, h in holes)
@@ -82,13 +91,29 @@ def main() -> None:
     print(f"{'(holes)':22}" + "".join(f"{totals[c]:>14} " for c in columns))
     for step in steps:
         print(f"{step:22}" + "".join(f"{altered[(step, *c)]:>14} " for c in columns))
+    presets: Counter[str] = Counter()
     if not args.step:
-        presets = Counter()
         for _, hole in holes:
             for preset in PRESETS:
                 for raw in (hole.truth, f"Here is the code:\n```{hole.language}\n{hole.truth}\n```"):
                     presets[preset] += run_preset(preset, raw, hole.context).text != hole.truth
         print("\npresets, bare and fenced, holes altered of", 2 * len(holes), ":", dict(presets))
+    figures = {
+        "holes": len(holes),
+        "per_file": args.per_file,
+        "seed": args.seed,
+        "steps": len(steps),
+        "altered_by_steps": sum(altered.values()),
+        "target_altered": 0,
+    }
+    tables = {
+        "steps": (["step", "language", "cut", "holes", "altered"],
+                  [[step, lang, mode, totals[(lang, mode)], altered[(step, lang, mode)]] for step in steps for lang, mode in columns]),
+    }
+    if not args.step:
+        figures |= {"preset_texts": 2 * len(holes), "altered_by_presets": sum(presets.values())}
+        tables["presets"] = (["preset", "texts", "altered"], [[preset, 2 * len(holes), presets[preset]] for preset in PRESETS])
+    write_results("identity_holes", args, figures, tables)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,17 @@ and prints:
 - the model table (``simpilot models``) as markdown, per preset, for the README.
 
     .venv/bin/python benchmarks/judging.py DIR [--db DIR/judging.db] [--jobs 2] [--models a,b] [--languages python,java]
+        [--smoke] [--results-dir DIR]
 
 Re-running resumes the stored runs (nothing is judged twice).
+
+The results file holds the times, the outcomes and the executions (``replay_seconds``,
+``compare_seconds``, ``outcomes_judged``, ``executions_within_runs``, ``executed``...), and the
+tables ``models`` (per model and preset: pass@1 in per cent with its interval, pass@n, DevBench's
+line-0 EM and cosine), ``languages`` (the same per model and language, preset ``none``) and
+``presets`` (each preset against ``none`` per model: passes, McNemar p). ``--smoke`` judges the
+DevBench sample bundled in ``scenarios/devbench`` (laid out as an import: scenario files and
+``recordings/``): Python only, one model, into a temporary database.
 """
 
 from __future__ import annotations
@@ -22,12 +31,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from replay.jobs.compare import compare_run, render  # noqa: E402
 from replay.jobs.replay import ReplayOptions, run_models  # noqa: E402
 from replay.reports.model_comparison import ModelComparison, ModelRun, compare_models  # noqa: E402
@@ -38,20 +49,37 @@ from replay.store import Store  # noqa: E402
 
 PRESETS = ("none", "simcopilot")  # replayed: every sample judged under each
 COMPARED = ("none", "simcopilot", "syntax", "ide")  # then compared on the stored answers, with their ablations
+SMOKE_INPUT = ROOT / "scenarios" / "devbench"  # the bundled sample, laid out as an import
+SMOKE_LANGUAGES = "python"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("imported", type=Path, help="the --out folder of 'simpilot import devbench … --answers'")
+    parser.add_argument("imported", type=Path, nargs="?", help="the --out folder of 'simpilot import devbench … --answers'")
     parser.add_argument("--db", type=Path, help="results database [default: IMPORTED/judging.db]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--models", help="comma-separated [default: every folder in IMPORTED/recordings]")
     parser.add_argument("--languages", help="comma-separated [default: every devbench-<language>.jsonl]")
     parser.add_argument("--prefix", default="devbench", help="run ids are PREFIX-MODEL")
+    add_arguments(parser)
     args = parser.parse_args()
+    if args.imported is None and not args.smoke:
+        parser.error("give the imported folder, or --smoke to judge the bundled DevBench sample")
+    with tempfile.TemporaryDirectory(prefix="simpilot-judging-") as scratch:
+        if args.smoke:
+            args.imported = args.imported or SMOKE_INPUT
+            args.db = args.db or Path(scratch) / "judging.db"
+            args.languages = args.languages or SMOKE_LANGUAGES
+        judge(args)
+
+
+def judge(args: argparse.Namespace) -> None:
+    """Replay, compare, print and write the results file (see the module's docstring)."""
     db = args.db or args.imported / "judging.db"
     recordings = args.imported / "recordings"
     models = args.models.split(",") if args.models else sorted(p.name for p in recordings.iterdir() if p.is_dir())
+    if args.smoke and not args.models:
+        models = models[:1]
     scenarios = sorted(args.imported.glob("devbench-*.jsonl"))
     if args.languages:
         scenarios = [p for p in scenarios if p.stem.removeprefix("devbench-") in args.languages.split(",")]
@@ -107,6 +135,43 @@ def main() -> None:
     print(preset_table(comparisons))
     for c in comparisons:
         render(c, err)
+    figures = {
+        "models": len(models),
+        "languages": len(scenarios),
+        "jobs": args.jobs,
+        "replay_seconds": round(replayed),
+        "compare_seconds": round(compared),
+        "outcomes": len(outcomes),
+        "outcomes_judged": len(judged),
+        "model_errors": len(outcomes) - len(judged),
+        "executions_within_runs": within,
+        "executed": evaluator.executed,
+        "verdicts_asked": evaluator.asked,
+        "served_from_another_run": evaluator.asked - evaluator.executed,
+    }
+    model_rows = [
+        [m.model, preset, m.tasks, round(100 * m.pass_at_1, 1), round(100 * m.low, 1), round(100 * m.high, 1), round(100 * m.pass_at_n, 1),
+         round(100 * m.line0_any, 1), round(m.cosine, 3)]
+        for preset, result in tables.items()
+        for m in result.models
+    ]
+    language_rows = [
+        [m.model, language, m.tasks, round(100 * m.pass_at_1, 1), round(100 * m.low, 1), round(100 * m.high, 1), round(100 * m.pass_at_n, 1),
+         round(100 * m.line0_any, 1), round(m.cosine, 3)]
+        for language, result in by_language[PRESETS[0]].items()
+        for m in result.models
+    ]
+    preset_rows = [
+        [c.model.rsplit("/", 1)[-1], r.preset, c.rows[0].passed, r.passed, r.n, r.only_this, r.only_first, float(f"{r.p_value:.3g}")]
+        for c in comparisons
+        for r in c.rows[1:]
+    ]
+    scores = ["tasks", "pass_at_1", "low", "high", "pass_at_n", "line0_any", "cosine"]
+    write_results("judging", args, figures, {
+        "models": (["model", "preset", *scores], model_rows),
+        "languages": (["model", "language", *scores], language_rows),
+        "presets": (["model", "preset", "passed_none", "passed", "tasks", "only_preset", "only_none", "mcnemar_p"], preset_rows),
+    })
 
 
 def language_table(results: dict[str, ModelComparison]) -> str:

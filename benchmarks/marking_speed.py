@@ -7,7 +7,12 @@ repository is large (``--lines``) while the code stays realistic. Prints lines/s
 the target is 50,000 lines/s or more. The figures are wall-clock times, so the load average of
 the machine is printed before and after: on a busy machine they mean little.
 
-    .venv/bin/python benchmarks/marking_speed.py [--lines 200000] [--repeat 3]
+The results file holds lines per second per language, in one process and with one worker per
+core (``<language>_lines_per_second_1``, ``<language>_lines_per_second_<workers>``), the target,
+and the table ``languages`` (lines, files, tasks, workers, seconds, lines/s). ``--smoke``: about
+5,000 lines per language, one round.
+
+    .venv/bin/python benchmarks/marking_speed.py [--lines 200000] [--repeat 3] [--smoke] [--results-dir DIR]
 """
 
 from __future__ import annotations
@@ -15,12 +20,19 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from replay.config.manifest import load_manifest, project_root
-from replay.marking import mark_repository
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
+from replay.config.manifest import load_manifest, project_root  # noqa: E402
+from replay.marking import mark_repository  # noqa: E402
+
+TARGET_LINES_PER_SECOND = 50_000
+SMOKE_LINES, SMOKE_REPEAT = 5_000, 1
 
 BUNDLED = {"python": ["lpsolve", "minisql", "ordtree", "sparsela", "textindex"], "java": ["btreemap", "sparsemat", "variates"]}
 
@@ -54,12 +66,18 @@ def generate(language: str, target_lines: int, base: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=200_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--lines", type=int, default=None, help="[default: 200000; 5000 with --smoke]")
+    parser.add_argument("--repeat", type=int, default=None, help="[default: 3; 1 with --smoke]")
+    add_arguments(parser)
     args = parser.parse_args()
+    args.lines = args.lines or (SMOKE_LINES if args.smoke else 200_000)
+    args.repeat = args.repeat or (SMOKE_REPEAT if args.smoke else 3)
     workers = max(2, os.cpu_count() or 1)
+    load_before = os.getloadavg()[0]
+    figures: dict[str, object] = {"target_lines_per_second": TARGET_LINES_PER_SECOND, "repeat": args.repeat, "workers": workers}
+    rows = []
     base = Path(tempfile.mkdtemp(prefix="simpilot-bench-"))
-    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"load average before: {load_before:.2f}")
     try:
         for language in ("python", "java"):
             repo = generate(language, args.lines, base)
@@ -73,9 +91,16 @@ def main() -> None:
             print(f"{language:6} {result.lines:>8,} lines in {result.files:>4} files, {len(result.tasks):>6,} tasks (best of {args.repeat}):")
             for n, seconds in best.items():
                 print(f"       {n} worker(s): {seconds:6.2f} s = {result.lines / seconds:>9,.0f} lines/s")
+                rows.append([language, result.lines, result.files, len(result.tasks), n, round(seconds, 2), round(result.lines / seconds)])
+                figures[f"{language}_lines_per_second_{n}"] = round(result.lines / seconds, -2)
+            figures[f"{language}_lines"] = result.lines
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load_after = os.getloadavg()[0]
+    print(f"load average after: {load_after:.2f}")
+    figures |= {"load_before": round(load_before, 1), "load_after": round(load_after, 1)}
+    columns = ["language", "lines", "files", "tasks", "workers", "seconds", "lines_per_second"]
+    write_results("marking_speed", args, figures, {"languages": (columns, rows)})
 
 
 if __name__ == "__main__":

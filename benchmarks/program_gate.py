@@ -19,6 +19,15 @@ runs of the script.
         [--limit N] [--jobs J] [--provision] [--rounds R] [--save DIR]
 
 ``--folder`` defaults to the sample bundled with the tests; ``--limit`` is per category.
+
+The results file holds, per language, both ways' seconds and the ratio (``<language>_warm_seconds``,
+``<language>_fresh_seconds``, ``<language>_speedup``), the target speed-up, and the input
+(``input``: the folder, relative to the project when it is inside it); the tables ``languages``
+(instances, kept, both ways' seconds, speed-up, same results, most runs at once) and ``one_run``
+(per language: median of one program run each way, the runs under half a second both ways and
+their totals, the longest run). ``--smoke``: Python, one instance per category.
+
+    .venv/bin/python benchmarks/program_gate.py [--smoke] [--results-dir DIR]
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from replay.config.manifest import RepoCatalog  # noqa: E402
 from replay.execution import programs  # noqa: E402
 from replay.execution.judge import Evaluator  # noqa: E402
@@ -43,6 +53,9 @@ from replay.execution.sandbox.bubblewrap import Sandbox  # noqa: E402
 from replay.importers.devbench import read_instances, task_for  # noqa: E402
 from replay.jobs.import_devbench import provisioned, write_repository  # noqa: E402
 from replay.validation.program_gate import validate_programs  # noqa: E402
+
+TARGET_SPEEDUP = 3
+SMOKE_LANGUAGES, SMOKE_LIMIT = "python", 1
 
 
 class TimedRunner:
@@ -123,13 +136,29 @@ def gate(language: str, instances: list, folder: Path, environment: Path | None,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folder", type=Path, default=ROOT / "tests" / "data" / "devbench")
-    parser.add_argument("--languages", default="python,java,javascript")
-    parser.add_argument("--limit", type=int, default=5, help="instances per category (6 categories; 0: all)")
+    parser.add_argument("--languages", default=None, help="comma-separated [default: python,java,javascript; python with --smoke]")
+    parser.add_argument("--limit", type=int, default=None, help="instances per category (6 categories; 0: all) [default: 5; 1 with --smoke]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--provision", action="store_true", help="install the programs' packages first (cached)")
     parser.add_argument("--rounds", type=int, default=1, help="gates per way, alternating; the best time is kept")
     parser.add_argument("--save", type=Path, help="write each language's gate results (instance -> kept or reason) here, per way")
+    add_arguments(parser)
     args = parser.parse_args()
+    args.languages = args.languages or (SMOKE_LANGUAGES if args.smoke else "python,java,javascript")
+    if args.limit is None:
+        args.limit = SMOKE_LIMIT if args.smoke else 5
+    folder = args.folder.resolve()
+    figures: dict[str, object] = {
+        "input": str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else folder.name,
+        "limit_per_category": args.limit or "all",
+        "jobs": args.jobs,
+        "rounds": args.rounds,
+        "provisioned": args.provision,
+        "target_speedup": TARGET_SPEEDUP,
+        "load_before": round(os.getloadavg()[0], 1),
+    }
+    language_rows: list[list[object]] = []
+    run_rows: list[list[object]] = []
     print(f"{os.cpu_count()} cores, --jobs {args.jobs}, {args.limit} instances per category, load {os.getloadavg()[0]:.1f}")
     for language in args.languages.split(","):
         instances = read_instances(args.folder, [language], limit=args.limit or None)
@@ -155,6 +184,10 @@ def main() -> None:
             f"fresh {times[False]:6.1f} s ({times[False] / runs:.3f} s/instance), warm {times[False] / times[True]:.1f}x faster; "
             f"same gate result for {same}/{runs}; at most {most[True]} / {most[False]} runs at once"
         )
+        speedup = times[False] / times[True]
+        figures |= {f"{language}_warm_seconds": round(times[True], 1), f"{language}_fresh_seconds": round(times[False], 1),
+                    f"{language}_speedup": round(speedup, 1), f"{language}_instances": runs, f"{language}_same": same}
+        language_rows.append([language, runs, kept, round(times[True], 1), round(times[False], 1), round(speedup, 1), same, most[True], most[False]])
         common = sorted(set(runs_by_way[True]) & set(runs_by_way[False]))
         if common:
             warm_runs = [runs_by_way[True][k] for k in common]
@@ -168,6 +201,16 @@ def main() -> None:
                 f"({quick_fresh / max(quick_warm, 1e-9):.1f}x); the other runs: warm {sum(warm_runs) - quick_warm:.1f} s, "
                 f"fresh {sum(fresh_runs) - quick_fresh:.1f} s; the longest run: warm {max(warm_runs):.1f} s, fresh {max(fresh_runs):.1f} s"
             )
+            run_rows.append([
+                language, len(common), round(statistics.median(warm_runs) * 1000), round(statistics.median(fresh_runs) * 1000),
+                len(quick), round(quick_warm, 1), round(quick_fresh, 1), round(max(warm_runs), 1), round(max(fresh_runs), 1),
+            ])
+    tables = {
+        "languages": (["language", "instances", "kept", "warm_seconds", "fresh_seconds", "speedup", "same", "most_warm", "most_fresh"], language_rows),
+        "one_run": (["language", "runs", "median_warm_ms", "median_fresh_ms", "quick_runs", "quick_warm_seconds", "quick_fresh_seconds",
+                     "longest_warm_seconds", "longest_fresh_seconds"], run_rows),
+    }
+    write_results("program_gate", args, figures, tables)
 
 
 if __name__ == "__main__":

@@ -12,20 +12,22 @@ a one-line preamble, with the code after the hole shown (as to an infill) and wi
 completion); the context says whether the hole closes the cursor's block, as the task's context
 does. Every preset must return every ground truth unchanged.
 
-    .venv/bin/python benchmarks/simcopilot_identity.py SIMCOPILOT [--show 5] [--no-save]
+    .venv/bin/python benchmarks/simcopilot_identity.py SIMCOPILOT [--show 5] [--no-save] [--results-dir DIR]
+    .venv/bin/python benchmarks/simcopilot_identity.py --smoke
 
 ``SIMCOPILOT`` is a copy of SimCopilot's repository (its ``example_code/`` folder, or the folder
 holding it). SimCopilot's data may not be bundled: the figures are written, without any of its
-text, to ``benchmarks/results/simcopilot_identity.json``.
+text, to ``benchmarks/results/simcopilot_identity.json``: the holes, the candidate tasks, the ground
+truths and how many each preset altered (``altered_<preset>``: zero is the target), and the tables
+``holes`` (per language and kind), ``not_kept`` (why, line numbers written N), ``altered`` (per
+preset, with and without the suffix) and ``altered_by_steps``. ``--smoke`` runs on the small
+samples in SimCopilot's format bundled with the tests (``tests/data/simcopilot`` for Python,
+``tests/data/simcopilot_java`` for Java) instead of ``SIMCOPILOT``.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import json
-import os
-import platform
 import re
 import sys
 import tempfile
@@ -37,14 +39,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from postprocess import BUILTIN_PRESETS, HoleContext, run_preset  # noqa: E402
 from postprocess.bracketview import closes_cursor_block  # noqa: E402
 from replay.config.manifest import Manifest, load_manifest  # noqa: E402
 from replay.importers.lines import LineHole, tasks_from_lines  # noqa: E402
 from replay.importers.simcopilot import read_checkpoints  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "simcopilot_identity.json"
 LANGUAGES = {"Python": "python", "Java": "java"}
+# the bundled samples in SimCopilot's layout: each folder is what example_code/<Language> holds
+SMOKE_SAMPLES = {"Python": ROOT / "tests" / "data" / "simcopilot", "Java": ROOT / "tests" / "data" / "simcopilot_java"}
 SUFFIX = ("with suffix", "without suffix")
 
 
@@ -64,6 +68,15 @@ def example_code(folder: Path) -> Path:
         if all((candidate / lang / f"{lang}_tasks_checkpoints.json").is_file() for lang in LANGUAGES):
             return candidate
     raise SystemExit(f"{folder}: no Python/Python_tasks_checkpoints.json and Java/Java_tasks_checkpoints.json (nor under example_code/)")
+
+
+def smoke_example_code(scratch: Path) -> Path:
+    """An ``example_code`` folder whose language folders are the bundled samples (linked)."""
+    base = scratch / "example_code"
+    base.mkdir()
+    for folder, sample in SMOKE_SAMPLES.items():
+        (base / folder).symlink_to(sample, target_is_directory=True)
+    return base
 
 
 def manifest(root: Path, language: str, scratch: Path) -> Manifest:
@@ -116,11 +129,21 @@ def fenced(t: Truth) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("simcopilot", type=Path, help="SimCopilot's example_code folder (or the folder holding it)")
+    parser.add_argument("simcopilot", type=Path, nargs="?", help="SimCopilot's example_code folder (or the folder holding it)")
     parser.add_argument("--show", type=int, default=0, help="print this many altered ground truths")
-    parser.add_argument("--no-save", action="store_true", help=f"do not write {RESULTS.relative_to(ROOT)}")
+    parser.add_argument("--no-save", action="store_true", help="do not write the results file")
+    add_arguments(parser)
     args = parser.parse_args()
-    base = example_code(args.simcopilot)
+    if args.simcopilot is None and not args.smoke:
+        parser.error("give SimCopilot's folder, or --smoke to run on the bundled samples")
+    with tempfile.TemporaryDirectory() as samples:
+        base = smoke_example_code(Path(samples)) if args.smoke and args.simcopilot is None else example_code(args.simcopilot)
+        return measure(args, base)
+
+
+def measure(args: argparse.Namespace, base: Path) -> int:
+    """Import both languages' holes from ``base`` (an example_code folder), run every preset on
+    every ground truth, print and write the counts; 1 when a preset altered a ground truth."""
     started = time.monotonic()
 
     holes: Counter[tuple[str, str]] = Counter()
@@ -180,28 +203,26 @@ def main() -> int:
     print(f"\n{seconds:.1f} s")
 
     if not args.no_save:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        summary = {
-            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "machine": f"{platform.node()}, {os.cpu_count()} cores",
+        figures = {
             "seconds": round(seconds, 1),
-            "holes": [
-                {
-                    "language": language,
-                    "kind": kind,
-                    "holes": holes[(language, kind)],
-                    "kept": kept[(language, kind)],
-                    "closing_the_cursor_block": closing[(language, kind)],
-                }
-                for language in LANGUAGES.values()
-                for kind in ("infill", "completion")
-            ],
-            "not_kept": [{"language": language, "why": why, "holes": n} for (language, why), n in rejected.most_common()],
+            "holes": sum(holes.values()),
+            "kept": sum(kept.values()),
             "ground_truths": len(cases),
-            "altered": {preset: {s: altered[(preset, s)] for s in SUFFIX} for preset in BUILTIN_PRESETS},
+            "presets": len(BUILTIN_PRESETS),
+            "altered": sum(altered.values()),
+            "target_altered": 0,
+        } | {f"altered_{preset}": sum(altered[(preset, s)] for s in SUFFIX) for preset in BUILTIN_PRESETS}
+        tables = {
+            "holes": (
+                ["language", "kind", "holes", "kept", "closing_the_cursor_block"],
+                [[language, kind, holes[(language, kind)], kept[(language, kind)], closing[(language, kind)]]
+                 for language in LANGUAGES.values() for kind in ("infill", "completion")],
+            ),
+            "not_kept": (["language", "why", "holes"], [[language, why, n] for (language, why), n in rejected.most_common()]),
+            "altered": (["preset", *SUFFIX], [[preset, *(altered[(preset, s)] for s in SUFFIX)] for preset in BUILTIN_PRESETS]),
+            "altered_by_steps": (["preset", "suffix", "steps", "ground_truths"], [[p, s, steps, n] for (p, s, steps), n in sorted(by_step.items())]),
         }
-        RESULTS.write_text(json.dumps(summary, indent=1) + "\n")
-        print(f"written to {RESULTS.relative_to(ROOT)}")
+        write_results("simcopilot_identity", args, figures, tables)
     return 1 if sum(altered.values()) else 0
 
 
