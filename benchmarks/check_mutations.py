@@ -82,6 +82,13 @@ REPETITION_TESTS = ("tests/test_filler_repetition.py", "tests/test_program_gate.
 REFERENCES = "replay/execution/scheduling/references.py"
 LIMITS = "replay/execution/scheduling/limits.py"
 LIMIT_TESTS = ("tests/test_reference.py",)
+SANDBOX = "replay/execution/sandbox/bubblewrap.py"
+PLUGINS = "replay/environments/plugins.py"
+PLUGIN_TESTS = (
+    "tests/test_user_plugins.py::test_simpilots_own_interpreter_lends_none_of_its_plugins",
+    "tests/test_user_plugins.py::test_every_pytest_command_names_the_repositorys_plugins_after_the_proof_reporter",
+    "tests/test_user_plugins.py::test_a_named_venvs_plugin_loads_and_simpilots_do_not",
+)
 SCENARIO_TESTS = ("tests/test_scenario_checks.py",)
 
 
@@ -422,6 +429,37 @@ MUTATIONS: dict[str, tuple[Mutation, ...]] = {
             "REPLAY_MIN_TIMEOUT), min_cpu(task))",
             "REPLAY_MIN_TIMEOUT), REPLAY_MIN_CPU)",
             LIMIT_TESTS,
+        ),
+    ),
+    # What a sandboxed run can see and which pytest plugins a repository's run loads.
+    "sandbox": (
+        Mutation(
+            "the whole file system shown",
+            SANDBOX,
+            'args = ["bwrap", *system_binds(), "--dev", "/dev"',
+            'args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev"',
+            ("tests/test_sandbox.py::test_an_answer_cannot_read_the_ground_truth_on_disk",),
+        ),
+        Mutation(
+            "the sandbox's root writable",
+            SANDBOX,
+            'args += ["--remount-ro", "/"]',
+            "pass",
+            ("tests/test_sandbox.py::test_writes_inside_the_work_folder_only",),
+        ),
+        Mutation(
+            "plugin autoload left on",
+            PLUGINS,
+            'return {AUTOLOAD: "1"} if manages(manifest, argv) else {}',
+            "return {}",
+            PLUGIN_TESTS,
+        ),
+        Mutation(
+            "simpilot's own plugins named",
+            PLUGINS,
+            "    return frozenset(found)\n",
+            "    return frozenset()\n",
+            PLUGIN_TESTS,
         ),
     ),
     # A scenario's records checked when read, and inputs that must not stop a run.
