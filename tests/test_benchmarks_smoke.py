@@ -82,7 +82,8 @@ MACHINE = ("cores", "cpu", "memory_gib", "system", "python")
 
 
 def test_every_benchmark_script_has_a_smoke_run() -> None:
-    scripts = {p.stem for p in BENCHMARKS.glob("*.py")} - {"results_file"}
+    # results_file writes the files, headline turns one into the README's table: neither measures
+    scripts = {p.stem for p in BENCHMARKS.glob("*.py")} - {"results_file", "headline"}
     assert scripts == set(SCRIPTS)
 
 
