@@ -129,6 +129,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.mark.local_model
 @needs_model
+@pytest.mark.slow
 async def test_simpilot_asks_the_local_model(server_url: str, tmp_path: Path) -> None:
     """simpilot's own openai-chat adapter, unchanged, gets an answer from the real model."""
     models = httpx.get(f"{server_url}/models", timeout=10).json()
@@ -145,6 +146,7 @@ async def test_simpilot_asks_the_local_model(server_url: str, tmp_path: Path) ->
 
 @pytest.mark.local_model
 @needs_model
+@pytest.mark.slow
 def test_raw_completion_and_refusals(server_url: str) -> None:
     body = {"model": "x", "prompt": "def add(a, b):\n    return", "max_tokens": 8, "stop": ["\n\n"]}
     answer = httpx.post(f"{server_url}/completions", json=body, timeout=600).json()
@@ -164,6 +166,7 @@ def test_raw_completion_and_refusals(server_url: str) -> None:
 
 @pytest.mark.local_model
 @needs_model
+@pytest.mark.slow
 async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_url: str, tmp_path: Path) -> None:
     """openai-completions with prompt_mode = "suffix" sends the code after the cursor as
     ``suffix``: the local server refuses it and simpilot reports why, as a model error."""
@@ -183,6 +186,7 @@ async def test_simpilots_suffix_mode_gets_the_refusal_as_a_model_error(server_ur
 
 @pytest.mark.local_model
 @needs_model
+@pytest.mark.slow
 async def test_a_streamed_answer_is_the_whole_answer_with_its_first_token_timed(server_url: str, tmp_path: Path) -> None:
     """stream = true: server-sent events whose pieces add up to the greedy answer, the token
     counts in the last event; through simpilot's adapters, with the time to the first token."""

@@ -192,6 +192,7 @@ STEPS = [
 ]
 
 
+@pytest.mark.slow
 def test_forging_answers_do_not_pass_nor_make_later_answers_pass(tmp_path: Path) -> None:
     repo = tmp_path / "repos" / "tinyjava"
     shutil.copytree(DATA / "tinyjava", repo)

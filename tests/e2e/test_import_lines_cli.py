@@ -18,6 +18,7 @@ from .conftest import simpilot
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
 def test_import_lines_validates_like_mark(tmp_path: Path) -> None:
     root = project_root()
     marked = read_tasks(root / "scenarios" / "minisql.jsonl")

@@ -120,6 +120,7 @@ def test_hanging_java_code_times_out(tiny_java: Path) -> None:
         assert evaluator.evaluate(loop, "while (v > 0) { }").status is Status.TIMEOUT
 
 
+@pytest.mark.slow
 def test_a_java_busy_loop_is_stopped_by_its_cpu_budget(tiny_java: Path) -> None:
     """On the warm JVM the CPU budget counts the JVM's CPU time during the run: a busy loop is
     stopped at it (long before the 60 s wall-clock limit) and classed as a timeout."""

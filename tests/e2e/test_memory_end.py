@@ -72,6 +72,7 @@ def _answer(task: Task, code: str) -> str:
     [(ONE_BLOCK, False), (FOUR_PROCESSES, True)],
     ids=["MemoryError at the address-space limit", "the memory cgroup's OOM killer"],
 )
+@pytest.mark.slow
 def test_a_test_allocating_past_the_memory_limit_is_stored_as_out_of_memory(
     tiny_repo: Path, tmp_path: Path, code: str, oom_killer: bool
 ) -> None:

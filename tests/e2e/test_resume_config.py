@@ -99,6 +99,7 @@ def _presets(folder: Path, steps: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_run_stored_by_an_older_version_is_refused_saying_why(tiny_repo: Path, scenario: Path, tmp_path: Path) -> None:
     """Older versions stored the scenario files' bytes run together as the digest, no
     configuration, and took a test command's exit status for a pass: such a run is not continued

@@ -98,6 +98,7 @@ def test_mark_is_byte_identical_for_a_seed_and_stores_selected_tests(tiny_repo: 
     assert all(t["validation"]["filler_fails"] for t in first)
 
 
+@pytest.mark.slow
 def test_mark_options_kinds_cap_and_full_suite(tiny_repo: Path, tmp_path: Path) -> None:
     only = _mark(tiny_repo, tmp_path / "k", "--kinds", "completion", "--max-per-file", "2", "--full-suite")
     assert only and {t["kind"] for t in only} == {"completion"}
