@@ -3,7 +3,9 @@
 Built in: ``oracle`` (the ground truth), ``noisy-oracle[:SEED]`` (the ground truth corrupted as models
 corrupt it, ``postprocess/noise.py``) and ``empty``. Others come from a ``models.toml``, one
 table per model; ``kind`` picks the endpoint's wire format, the other keys are the settings of
-``endpoint_settings.EndpointSettings`` (unknown keys are an error)::
+``endpoint_settings.EndpointSettings`` (unknown keys are an error). A ``kind`` an installed plugin
+registers (entry-point group ``simpilot.models``) takes the plugin's own keys, which its factory
+checks when the bridge builds the model::
 
     [models.qwen-chat]                  # chat model, SimCopilot hole-marker prompt
     kind = "openai-chat"
@@ -48,6 +50,7 @@ send, a FIM family) is checked where the bridge resolves the spec (``lsp_bridge/
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +66,7 @@ from replay.core.errors import SimpilotError
 
 BUILTIN: dict[str, ModelSpec] = {name: parse_model_spec({"kind": name}) for name in ("oracle", "empty")}
 PRICE_PREFIX = "price_"
+PLUGIN_GROUP = "simpilot.models"  # the entry-point group of model kinds (lsp_bridge.models.FACTORIES)
 PRICE_KEYS = tuple(PRICE_PREFIX + field for field in PRICE_FIELDS)
 
 
@@ -128,10 +132,19 @@ def _entry(path: Path, name: str, entry: object) -> dict[str, Any]:
             path, f"models.{name}", f"expected a table of settings, got {entry!r}; write [models.{name}] then kind = … on the next line"
         )
     kind = entry.get("kind")
+    if isinstance(kind, str) and kind not in TABLES and kind in plugin_kinds():
+        return entry  # a plugin's kind: its keys are the plugin's, checked by its factory in the bridge
     if not isinstance(kind, str) or kind not in TABLES:
-        raise ConfigError(path, f"models.{name}.kind", f"{kind!r} is not a model kind (choose from {', '.join(TABLES)})")
+        known = ", ".join([*TABLES, *plugin_kinds()])
+        raise ConfigError(path, f"models.{name}.kind", f"{kind!r} is not a model kind (choose from {known})")
     validate(TABLES[kind], entry, path, ("models", name))
     return entry
+
+
+def plugin_kinds() -> tuple[str, ...]:
+    """The model kinds installed plugins register (the ``simpilot.models`` entry points), by name
+    only: nothing is imported here; the bridge loads the plugin when it builds the model."""
+    return tuple(sorted({ep.name for ep in entry_points(group=PLUGIN_GROUP)} - set(TABLES)))
 
 
 def price_for(name: str, config: Path | None) -> Price | None:
