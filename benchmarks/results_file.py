@@ -64,7 +64,8 @@ def machine() -> dict[str, Any]:
 
 
 def commit() -> tuple[str | None, bool]:
-    """The commit of the working tree, and whether it had uncommitted changes to tracked files."""
+    """The commit of the working tree, and whether it had uncommitted changes to tracked files
+    (results files aside: they are what benchmarks write, not what they measure)."""
     def git(*args: str) -> str | None:
         try:
             proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
@@ -72,7 +73,7 @@ def commit() -> tuple[str | None, bool]:
             return None
         return proc.stdout.strip() if proc.returncode == 0 else None
     head = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no")
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results")
     return head, bool(status)
 
 
