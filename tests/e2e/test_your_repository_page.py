@@ -33,7 +33,7 @@ from replay.config.models import model_spec
 from replay.config.strict import read_toml
 from replay.core.scenarios import read_tasks
 from tests.conftest import DATA
-from tests.test_local_model import INSTALL, _missing, needs_model
+from tests.local_model_server import local_model_server, needs_model
 
 pytestmark = pytest.mark.e2e
 PAGE = project_root() / "docs" / "guides" / "your-repository.md"
@@ -127,25 +127,8 @@ def test_the_pages_files_are_valid_as_they_stand(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def model_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """simpilot's local model server on a free port (its URL, ending in /v1)."""
-    if missing := _missing():  # only in CI: elsewhere needs_model skipped the test
-        pytest.fail(f"CI must run the real local model, but {', '.join(missing)} is not installed: {INSTALL}")
-    log = tmp_path_factory.mktemp("local_model") / "server.log"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "lsp_bridge.serving.local_model", "--port", "0", "--threads", "2"],
-            stdout=subprocess.PIPE, stderr=sink, text=True,
-        )
-    try:
-        line = process.stdout.readline() if process.stdout else ""
-        if "http://" not in line:
-            process.kill()
-            pytest.fail(f"the local model server did not start: {line}{log.read_text()}")
-        yield line.rsplit(" ", 1)[-1].strip()
-    finally:
-        process.terminate()
-        process.wait(30)
-        if process.stdout:
-            process.stdout.close()
+    with local_model_server(tmp_path_factory.mktemp("local_model")) as url:
+        yield url
 
 
 def shim(folder: Path) -> Path:
