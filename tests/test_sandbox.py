@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -105,12 +106,16 @@ def test_an_interpreter_in_a_hidden_folder_runs(tmp_path: Path) -> None:
     assert f"ran {env}" in result.output_tail
 
 
-def test_an_answer_cannot_read_the_ground_truth_on_disk(tmp_path: Path) -> None:
+def test_an_answer_cannot_read_the_ground_truth_on_disk(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The original file (which holds the hole's ground truth), simpilot's scenarios and its
     results database lie outside the work copy: a run that looks for them finds nothing, while the
     system's programs and the interpreter's own files stay readable. Run bare, the same probe
     reads every one of them, so a refusal is the sandbox's doing."""
-    original = tmp_path / "repository" / "lib.py"
+    # outside /tmp and the home folders, which a sandbox hides anyway: a folder that only the
+    # sandbox's choice of what to show keeps out of sight
+    outside = Path(tempfile.mkdtemp(prefix="simpilot-original-", dir="/var/tmp"))
+    request.addfinalizer(lambda: shutil.rmtree(outside, ignore_errors=True))
+    original = outside / "repository" / "lib.py"
     original.parent.mkdir()
     original.write_text("def answer():\n    return 42  # the ground truth\n")
     checkout = Path(__file__).resolve().parents[1]
