@@ -58,7 +58,7 @@ def run_demo(db: Path, *, jobs: int, full_suite: bool = False, unsafe_no_sandbox
     recorded_models = sum(1 for run in runs if run[1].startswith("recorded:"))
     err.print(
         f"{count} tasks from {len(scenarios)} repositories and {programs} DevBench programs: the oracle, the empty model and the "
-        f"recorded answers of {recorded_models} model(s), {total} verdicts in all (under 3 minutes on 2 cores; the first bar "
+        f"recorded answers of {recorded_models} model(s), {total} verdicts in all (a few minutes on 2 cores; the first bar "
         "estimates the time left)"
     )
     catalog = catalog_for(scenarios + devbench)
