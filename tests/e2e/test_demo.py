@@ -10,15 +10,19 @@ import pytest
 from replay.config.manifest import project_root
 from replay.core.recordings import read_recordings
 from tests.conftest import bundled_tasks, devbench_tasks
+from tests.test_log_files import logs_are_safe, new_files
 
 from .conftest import simpilot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
+@pytest.mark.timeout(1800)  # the demo takes minutes, more on a shared machine
 def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path) -> None:
+    """The demo as a user runs it (no --db: ``runs/`` in the current folder); then a replay in the
+    same folder: neither leaves any file outside ``runs/``, and their logs have safe names."""
     db = tmp_path / "runs" / "simpilot.db"
-    result = simpilot("--db", str(db), "demo", cwd=tmp_path, timeout=1200)
+    result = simpilot("demo", cwd=tmp_path, timeout=1200)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "verdicts in all" in result.stderr and "left" in result.stderr  # an estimate of the time left
     assert (db.parent / "demo-report.html").is_file()
@@ -56,3 +60,7 @@ def test_demo_measures_the_bundled_set_and_says_how_long_it_takes(tmp_path: Path
     assert samples == {0, 1, 2, 3, 4}
     assert all(models[m] > 0.3 for m in recorded_models) and models["demo-devbench-claude-4-sonnet"] > models["demo-devbench-Ministral-3B"]
     assert "DevBench sample, models DevBench recorded" in result.stdout and (db.parent / "demo-models.html").is_file()
+    replayed = simpilot("replay", str(project_root() / "scenarios" / "textindex.jsonl"), "--model", "empty", cwd=tmp_path, timeout=600)
+    assert replayed.returncode == 0, replayed.stderr[-3000:]
+    assert new_files(tmp_path, set()) == []
+    logs_are_safe(tmp_path / "runs")
