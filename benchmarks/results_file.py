@@ -84,6 +84,8 @@ def results_dir(args: argparse.Namespace) -> Path:
     if args.smoke:
         import tempfile
         return Path(tempfile.mkdtemp(prefix="simpilot-bench-smoke-"))
+    if "PYTEST_CURRENT_TEST" in os.environ:  # a test's run would write over the measured results
+        raise SystemExit("a benchmark run from a test writes its results with --results-dir or --smoke, never into benchmarks/results")
     return RESULTS
 
 

@@ -171,7 +171,7 @@ def test_measure_does_not_count_an_unchanged_corruption(monkeypatch) -> None:
     assert sum(r.unchanged for r in measured) == 20
 
 
-def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys) -> None:
+def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys, tmp_path) -> None:
     import importlib.util
     import sys
 
@@ -182,7 +182,8 @@ def test_the_benchmark_refuses_unchanged_corruptions(monkeypatch, capsys) -> Non
     spec = importlib.util.spec_from_file_location("noisy_recovery_benchmark", project_root() / "benchmarks" / "noisy_recovery.py")
     benchmark = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(benchmark)
-    monkeypatch.setattr(sys, "argv", ["noisy_recovery.py"])
+    # its results file goes to a temporary folder: a test never writes over the measured results
+    monkeypatch.setattr(sys, "argv", ["noisy_recovery.py", "--results-dir", str(tmp_path)])
     benchmark.main()
     assert "regenerated" in capsys.readouterr().out
     monkeypatch.setattr(recovery, "corrupt", lambda kind, truth, ctx, seed, task_id: Noisy(kind, "unchanged", truth))
