@@ -129,12 +129,12 @@ try:
 except OSError as e:
     errors.append(e)
 raise errors[0]
-""", runtime_error, "Read-only file system"),
+""", runtime_error, "No such file or directory"),  # the first target, the original repository, is not even shown
         Case("delete the repository", "python", f"""
 import shutil, subprocess
 subprocess.run(['rm', '-rf', '--no-preserve-root', {str(original)!r}, {str(t.repos)!r}])
 shutil.rmtree({str(original)!r})
-""", runtime_error, "Read-only file system"),
+""", runtime_error, "No such file or directory"),  # the sandbox does not show the original repository
         Case("delete the work copy", "python", """
 import os, shutil
 shutil.rmtree(os.getcwd())
@@ -311,7 +311,7 @@ try {{
     java.nio.file.Files.writeString(java.nio.file.Path.of({json.dumps(str(stats))}), "pwned");
 }} catch (java.io.IOException e) {{
     throw new java.io.UncheckedIOException(e);
-}}""", frozenset({"runtime_error"}), "FileSystemException"),
+}}""", frozenset({"runtime_error"}), "NoSuchFileException"),  # the original repository is not shown
     ]
 
 
